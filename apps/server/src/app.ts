@@ -1,0 +1,142 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
+import { clientIp } from './http/client-ip.ts';
+import { errorBody, errorHandler } from './http/errors.ts';
+import { createRouter } from './http/openapi.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { loadSession } from './http/session.ts';
+import { mountWebApp, type WebAssets } from './http/static.ts';
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
+import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
+import { profileRouter } from './services/rest/profile/profile.index.ts';
+import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
+
+/** Auth calls that count against the `auth` window: the ones that try credentials or send mail. */
+const limitedAuthPaths = new Set([
+  'sign-in/email',
+  'sign-up/email',
+  'request-password-reset',
+  'reset-password',
+  'change-password',
+]);
+
+/**
+ * better-auth echoes the session token in JSON bodies (for bearer clients, which Chorus has none
+ * of). The token must live only in the httpOnly cookie, so it is taken out of every body.
+ */
+const withoutSessionToken = async (res: Response): Promise<Response> => {
+  if (!res.headers.get('content-type')?.includes('application/json')) return res;
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, res);
+  }
+  if (body && typeof body === 'object') {
+    const b = body as { token?: unknown; session?: { token?: unknown } | null };
+    delete b.token;
+    if (b.session && typeof b.session === 'object') delete b.session.token;
+  }
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: res.status, statusText: res.statusText, headers });
+};
+
+export const createApp = (deps: Deps, web: WebAssets | null = null) => {
+  const { config, log } = deps;
+  const app = new Hono<AppEnv>();
+  app.onError(errorHandler(log));
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    const started = performance.now();
+    await next();
+    log.debug(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: +(performance.now() - started).toFixed(1) },
+      'request',
+    );
+  });
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(web?.inlineScriptHashes ?? [])],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.get('/healthz', async (c) => {
+    await deps.database.db.execute('select 1');
+    return c.json({ status: 'ok' as const });
+  });
+
+  const apiBodyLimit = bodyLimit({
+    maxSize: 1024 * 1024,
+    onError: (c) => c.json(errorBody('The request body is larger than 1 MB.', 'request:too_large'), 413),
+  });
+
+  // --- /auth/v1: better-auth behind our client-IP decision and the `auth` rate limit.
+  app.use(`${AUTH_BASE_PATH}/*`, apiBodyLimit, async (c, next) => {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CLIENT_IP_HEADER, clientIp(c, config.trustProxy));
+    c.req.raw = new Request(c.req.raw, { headers });
+    await next();
+  });
+  const authLimit = rateLimit(deps.limiters.auth, 'auth', (c) => clientIp(c, config.trustProxy), log);
+  app.post(`${AUTH_BASE_PATH}/*`, (c, next) => {
+    const action = c.req.path.slice(AUTH_BASE_PATH.length + 1);
+    return limitedAuthPaths.has(action) ? authLimit(c, next) : next();
+  });
+  app.on(['GET', 'POST'], `${AUTH_BASE_PATH}/*`, async (c) =>
+    withoutSessionToken(await deps.auth.handler(c.req.raw)),
+  );
+
+  // --- /rest/v1 and /functions/v1: zod-described routes, one OpenAPI document.
+  const api = createRouter();
+  api.use('/rest/v1/*', apiBodyLimit, loadSession);
+  api.use('/functions/v1/*', apiBodyLimit, loadSession);
+  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'chorus.session_token',
+    description: 'The httpOnly session cookie set by /auth/v1/sign-in/email.',
+  });
+  const rest = createRouter<AuthedEnv>().route('/', profileRouter).route('/', rpcRouter);
+  const functions = createRouter<AuthedEnv>().route('/', copySystemApiKeysRouter);
+  api.route('/rest/v1', rest).route('/functions/v1', functions);
+  api.doc31('/rest/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Chorus API',
+      version: '1.0.0',
+      description:
+        'Data (/rest/v1) and functions (/functions/v1) of Chorus. Authentication is better-auth at /auth/v1 (sign-up/email, sign-in/email, sign-out, get-session, request-password-reset, reset-password, change-password).',
+    },
+  });
+  app.route('/', api);
+
+  for (const prefix of ['/rest/v1', '/functions/v1', '/storage/v1', '/realtime/v1']) {
+    app.all(`${prefix}/*`, (c) =>
+      c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404),
+    );
+  }
+
+  if (web) mountWebApp(app, web);
+  app.notFound((c) => c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404));
+  return app;
+};
+
+export type App = ReturnType<typeof createApp>;

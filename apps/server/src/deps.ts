@@ -1,0 +1,20 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createMailer } from './email/transport.ts';
+import type { Deps } from './http/app-env.ts';
+import { createRateLimiters } from './http/rate-limit.ts';
+import type { Logger } from './logger.ts';
+import { createAuth } from './services/auth/auth.ts';
+
+/** Wires the services over one database; used by main.ts and by the integration tests alike. */
+export const createDeps = (config: Config, database: Database, log: Logger): Deps => {
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, defaultFrom: config.mailFrom, log });
+  return {
+    config,
+    database,
+    log,
+    mailer,
+    auth: createAuth({ db: database.db, config, mailer, log }),
+    limiters: createRateLimiters(database.sqlClient, database.driver === 'postgres' ? 'pool' : 'client'),
+  };
+};

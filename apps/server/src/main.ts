@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createDeps } from './deps.ts';
+import { loadWebAssets } from './http/static.ts';
+import { createLogger } from './logger.ts';
+
+const start = async () => {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Chorus cannot start. ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const database = openDatabase(config);
+  log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
+  await database.migrate();
+
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const webDir = config.webDistDir ? path.resolve(config.webDistDir) : path.resolve(here, '../../web/dist');
+  const web = loadWebAssets(webDir);
+  if (!web) log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
+
+  const deps = createDeps(config, database, log);
+  const app = createApp(deps, web);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
+  });
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    log.fatal({ code: error.code, port: config.port }, error.code === 'EADDRINUSE' ? `Port ${config.port} is already in use; set PORT to a free port` : error.message);
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      deps.mailer.close();
+      await database.close();
+      log.info('stopped');
+      process.exit(0);
+    });
+    // Idle keep-alive sockets would hold close() open.
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+};
+
+start().catch((error: unknown) => {
+  console.error('Chorus failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import {
+  Bot,
+  BookOpen,
+  Boxes,
+  CalendarClock,
+  Compass,
+  FlaskConical,
+  Gauge,
+  KeyRound,
+  LayoutDashboard,
+  Library,
+  LifeBuoy,
+  MessageSquare,
+  Rocket,
+  ScrollText,
+  Shield,
+  Sparkles,
+  TrendingUp,
+  User,
+  Users,
+  Workflow,
+  Wrench,
+  type LucideIcon,
+} from 'lucide-react';
+
+export type NavItem = { to: string; label: string; icon: LucideIcon; end?: boolean };
+export type NavSection = { title: string; items: NavItem[] };
+
+export const publicNav: NavItem[] = [
+  { to: '/discover', label: 'Discover', icon: Compass },
+  { to: '/trends', label: 'Trends', icon: TrendingUp },
+  { to: '/scenarios-cookbook', label: 'Cookbook', icon: BookOpen },
+  { to: '/help', label: 'Help', icon: LifeBuoy },
+];
+
+export const workspaceNav: NavSection[] = [
+  {
+    title: 'Workspace',
+    items: [
+      { to: '/start', label: 'Start', icon: Rocket },
+      { to: '/chat', label: 'Chat', icon: MessageSquare },
+      { to: '/prompts', label: 'Prompts', icon: ScrollText },
+      { to: '/scenarios', label: 'Scenarios', icon: Boxes },
+      { to: '/agents', label: 'Agents', icon: Bot, end: true },
+      { to: '/custom-ais', label: 'Custom AIs', icon: Sparkles },
+      { to: '/knowledge-base', label: 'Knowledge base', icon: Library },
+    ],
+  },
+  {
+    title: 'Automation',
+    items: [
+      { to: '/tools', label: 'Tools', icon: Wrench },
+      { to: '/workflows', label: 'Workflows', icon: Workflow },
+      { to: '/schedule-runs', label: 'Schedule runs', icon: CalendarClock },
+      { to: '/test-runner', label: 'Test runner', icon: FlaskConical },
+    ],
+  },
+  {
+    title: 'Account',
+    items: [
+      { to: '/profile', label: 'Profile', icon: User },
+      { to: '/copy-api-keys', label: 'API keys', icon: KeyRound },
+    ],
+  },
+];
+
+export const adminNav: NavSection[] = [
+  {
+    title: 'Back office',
+    items: [
+      { to: '/admin', label: 'Overview', icon: LayoutDashboard, end: true },
+      { to: '/admin/users', label: 'Users', icon: Users },
+      { to: '/admin/api-keys', label: 'API keys', icon: KeyRound },
+      { to: '/admin/pricing-plans', label: 'Pricing plans', icon: Gauge },
+      { to: '/admin/usage-statistics', label: 'Usage statistics', icon: TrendingUp },
+      { to: '/admin/prompts', label: 'Prompts', icon: ScrollText },
+      { to: '/admin/analytics', label: 'Analytics', icon: Gauge },
+      { to: '/admin/super-admin', label: 'Super admin', icon: Shield },
+    ],
+  },
+];

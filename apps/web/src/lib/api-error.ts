@@ -1,0 +1,56 @@
+/** A failed HTTP call: the status and the message a person can act on. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  /** Seconds from a 429's Retry-After header, when given. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    status: number,
+    message: string,
+    options: { code?: string | undefined; retryAfterSeconds?: number | undefined } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = options.code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** Client errors (4xx) will fail the same way again, so they are never retried. */
+export const isClientError = (error: unknown): boolean =>
+  isApiError(error) && error.status >= 400 && error.status < 500;
+
+export const errorMessage = (error: unknown, fallback = 'Something went wrong'): string =>
+  error instanceof Error && error.message ? error.message : fallback;
+
+const readRetryAfter = (response: Response): number | undefined => {
+  const header = response.headers.get('Retry-After');
+  if (!header) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+};
+
+/** Builds an ApiError from a non-2xx response whose body is `{error}` or `{message}`. */
+export const apiErrorFromResponse = async (response: Response): Promise<ApiError> => {
+  let message = response.statusText || `Request failed with status ${response.status}`;
+  let code: string | undefined;
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object') {
+      const record = body as Record<string, unknown>;
+      const text = record.error ?? record.message;
+      if (typeof text === 'string' && text) message = text;
+      if (typeof record.code === 'string') code = record.code;
+    }
+  } catch {
+    // Not JSON: keep the status text.
+  }
+  return new ApiError(response.status, message, {
+    code,
+    retryAfterSeconds: readRetryAfter(response),
+  });
+};

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { startAppServer, waitForHealthy } from './support/app-server.ts';
+import { uniqueClientIp } from './support/client-ip.ts';
+import { ensureRunPorts } from './support/env.ts';
+import { e2eTmpDir, mailDir } from './support/paths.ts';
+import { startSmtpServer, stopSmtpServer } from './support/smtp.ts';
+import { runState } from './support/run-state.ts';
+import { newTestUser } from './support/users.ts';
+
+/**
+ * The first account on an empty database becomes super_admin; create it here so that every
+ * account a test signs up is a plain user.
+ */
+const createThrowawayFirstAccount = async (baseURL: string) => {
+  const response = await fetch(`${baseURL}/auth/v1/sign-up/email`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: baseURL,
+      'x-forwarded-for': uniqueClientIp(),
+    },
+    body: JSON.stringify(newTestUser('first-admin')),
+  });
+  if (!response.ok) {
+    throw new Error(
+      `Creating the first (admin) account failed: ${response.status} ${await response.text()}`,
+    );
+  }
+};
+
+export default async function globalSetup(_config: FullConfig) {
+  const { appPort, smtpPort, baseURL } = ensureRunPorts();
+  mkdirSync(e2eTmpDir, { recursive: true });
+  rmSync(mailDir, { recursive: true, force: true });
+
+  const smtp = await startSmtpServer(smtpPort, mailDir);
+  runState.smtp = smtp;
+
+  const dataDir = mkdtempSync(join(e2eTmpDir, 'data-'));
+  runState.dataDir = dataDir;
+  const server = startAppServer(
+    {
+      PORT: String(appPort),
+      DATA_DIR: dataDir,
+      APP_URL: baseURL,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    join(e2eTmpDir, 'server.log'),
+  );
+  runState.server = server;
+  try {
+    await waitForHealthy(server, baseURL);
+    await createThrowawayFirstAccount(baseURL);
+  } catch (error) {
+    // Stop what we started here; teardown then finds nothing left to stop.
+    server.child.kill('SIGKILL');
+    await stopSmtpServer(smtp);
+    runState.server = undefined;
+    runState.smtp = undefined;
+    throw error;
+  }
+  console.log(`[e2e] app at ${baseURL} (data ${dataDir}), SMTP on 127.0.0.1:${smtpPort}`);
+}

@@ -1,0 +1,14 @@
+import { rmSync } from 'node:fs';
+import { stopAppServer } from './support/app-server.ts';
+import { runState } from './support/run-state.ts';
+import { stopSmtpServer } from './support/smtp.ts';
+
+export default async function globalTeardown() {
+  const { server, smtp, dataDir } = runState;
+  try {
+    if (server) await stopAppServer(server);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  } finally {
+    if (smtp) await stopSmtpServer(smtp);
+  }
+}

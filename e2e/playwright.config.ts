@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { ensureRunPorts } from './support/env.ts';
+import { e2eTmpDir } from './support/paths.ts';
+
+const { baseURL } = ensureRunPorts();
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: join(e2eTmpDir, 'results'),
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

@@ -1,0 +1,9 @@
+import type { SMTPServer } from 'smtp-server';
+import type { AppServer } from './app-server.ts';
+
+type RunState = { server?: AppServer; smtp?: SMTPServer; dataDir?: string };
+
+const holder = globalThis as typeof globalThis & { __chorusE2eRunState?: RunState };
+
+/** What global setup started, shared with global teardown (both run in the runner process). */
+export const runState: RunState = (holder.__chorusE2eRunState ??= {});

@@ -1,0 +1,44 @@
+import { messages } from '../../packages/shared/src/messages.ts';
+import { signInRedirect } from '../../packages/shared/src/routes.ts';
+import { baseURL } from '../support/env.ts';
+import { expect, test } from '../support/fixtures.ts';
+import { findLinks, waitForMail } from '../support/mailbox.ts';
+import { newTestUser } from '../support/users.ts';
+
+test('a user who forgot their password resets it from the e-mailed link', async ({
+  page,
+  authPage,
+  appShell,
+  resetPasswordPage,
+}) => {
+  const user = newTestUser('reset');
+  const newPassword = `${user.password}-new`;
+
+  await authPage.goto();
+  await authPage.signUp(user.name, user.email, user.password);
+  await expect(page).toHaveURL((url) => url.pathname !== '/auth');
+  await appShell.signOut();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+
+  await authPage.goto();
+  await authPage.requestReset(user.email);
+
+  const mail = await waitForMail({ to: user.email, subjectIncludes: 'password' }, 20_000);
+  const link = findLinks(mail, `${baseURL()}/`).find((href) => href.includes('reset-password'));
+  expect(link, `a reset link in the mail "${mail.subject}"`).toBeDefined();
+
+  await page.goto(link!);
+  await expect(page).toHaveURL(
+    (url) => url.pathname === '/reset-password' && !!url.searchParams.get('token'),
+  );
+  await resetPasswordPage.setNewPassword(newPassword);
+  await expect(page).toHaveURL((url) => url.pathname !== '/reset-password');
+
+  await page.goto(signInRedirect('/chat'));
+  await authPage.signIn(user.email, user.password);
+  await expect(page.getByText(messages.auth.signInFailed).first()).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === '/auth');
+
+  await authPage.signIn(user.email, newPassword);
+  await expect(page).toHaveURL((url) => url.pathname === '/chat');
+});

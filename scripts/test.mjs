@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// `npm test`: lint, typecheck, unit, integration (PGlite, then PostgreSQL), build, e2e.
+// `node scripts/test.mjs <unit|integration|e2e>` runs a subset. Stops at the first failure.
+import { ensureChromium } from './lib/chromium.mjs';
+import { ensurePostgres, postgresAdminUrl } from './lib/postgres.mjs';
+import { run } from './lib/proc.mjs';
+
+const childEnv = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+const cleanups = [];
+
+/** A step runs commands in order; it passes when all exit 0, or returns { skip: reason }. */
+const steps = [
+  {
+    name: 'lint',
+    run: async () =>
+      (await sh('npx', ['eslint', '.', '--max-warnings=0'])) ||
+      sh('npx', ['prettier', '--check', '.']),
+  },
+  { name: 'typecheck', run: () => sh('npm', ['run', 'typecheck']) },
+  {
+    name: 'unit',
+    groups: ['unit'],
+    run: () => sh('npx', ['vitest', 'run', '--project', 'unit', '--project', 'web']),
+  },
+  {
+    name: 'integration (PGlite)',
+    groups: ['integration'],
+    run: () => sh('npx', ['vitest', 'run', '--project', 'integration'], { TEST_DB: 'pglite' }),
+  },
+  {
+    name: 'integration (PostgreSQL)',
+    groups: ['integration'],
+    run: async () => {
+      const postgres = await ensurePostgres();
+      if (!postgres.ok) return { skip: postgres.reason };
+      cleanups.push(postgres.stop);
+      console.log(`PostgreSQL: ${postgres.how}; admin URL ${postgresAdminUrl}`);
+      return sh('npx', ['vitest', 'run', '--project', 'integration'], {
+        TEST_DB: 'postgres',
+        TEST_POSTGRES_URL: postgresAdminUrl,
+      });
+    },
+  },
+  { name: 'build', groups: ['e2e'], run: () => sh('npm', ['run', 'build']) },
+  {
+    name: 'e2e',
+    groups: ['e2e'],
+    run: async () => {
+      const problem = await ensureChromium();
+      if (problem) {
+        console.error(problem);
+        return 1;
+      }
+      return sh('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+    },
+  },
+];
+
+function sh(command, args, env = {}) {
+  console.log(
+    `$ ${Object.entries(env)
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}${command} ${args.join(' ')}`,
+  );
+  return run(command, args, { env: { ...childEnv, ...env } });
+}
+
+const groups = ['unit', 'integration', 'e2e'];
+const selected = process.argv[2];
+if (selected && !groups.includes(selected)) {
+  console.error(`Unknown selection "${selected}"; use one of: ${groups.join(', ')}`);
+  process.exit(2);
+}
+const plan = selected ? steps.filter((s) => s.groups?.includes(selected)) : steps;
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const results = [];
+
+const cleanUp = async () => {
+  while (cleanups.length > 0) await cleanups.pop()();
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+const started = Date.now();
+for (const [index, step] of plan.entries()) {
+  console.log(`\n━━━ [${index + 1}/${plan.length}] ${step.name} ━━━`);
+  const t0 = Date.now();
+  let outcome;
+  try {
+    outcome = await step.run();
+  } catch (error) {
+    console.error(error);
+    outcome = 1;
+  }
+  const took = seconds(Date.now() - t0);
+  if (typeof outcome === 'object' && outcome?.skip) {
+    console.log(`SKIP ${step.name}: ${outcome.skip} (${took})`);
+    results.push({ name: step.name, status: 'skipped', took });
+    continue;
+  }
+  const passed = outcome === 0;
+  console.log(`${passed ? '✓ PASS' : '✗ FAIL'} ${step.name} (${took})`);
+  results.push({ name: step.name, status: passed ? 'passed' : 'failed', took });
+  if (!passed) break;
+}
+await cleanUp();
+
+const count = (status) => results.filter((r) => r.status === status).length;
+console.log('\n━━━ summary ━━━');
+for (const r of results) console.log(`  ${r.status.padEnd(7)} ${r.name} (${r.took})`);
+for (const s of plan.slice(results.length)) console.log(`  not run ${s.name}`);
+const skipped = count('skipped');
+if (skipped > 0) console.log(`${skipped} skipped (see the SKIP lines above)`);
+console.log(`total ${seconds(Date.now() - started)}`);
+console.log(`${count('passed')} passed, ${count('failed')} failed`);
+process.exit(count('failed') > 0 ? 1 : 0);
