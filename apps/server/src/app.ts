@@ -42,7 +42,11 @@ const withoutSessionToken = async (res: Response): Promise<Response> => {
   }
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  return new Response(JSON.stringify(body), { status: res.status, statusText: res.statusText, headers });
+  return new Response(JSON.stringify(body), {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
 };
 
 export const createApp = (deps: Deps, web: WebAssets | null = null) => {
@@ -55,7 +59,12 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     const started = performance.now();
     await next();
     log.debug(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: +(performance.now() - started).toFixed(1) },
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: +(performance.now() - started).toFixed(1),
+      },
       'request',
     );
   });
@@ -85,7 +94,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
 
   const apiBodyLimit = bodyLimit({
     maxSize: 1024 * 1024,
-    onError: (c) => c.json(errorBody('The request body is larger than 1 MB.', 'request:too_large'), 413),
+    onError: (c) =>
+      c.json(errorBody('The request body is larger than 1 MB.', 'request:too_large'), 413),
   });
 
   // --- /auth/v1: better-auth behind our client-IP decision and the `auth` rate limit.
@@ -95,7 +105,12 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     c.req.raw = new Request(c.req.raw, { headers });
     await next();
   });
-  const authLimit = rateLimit(deps.limiters.auth, 'auth', (c) => clientIp(c, config.trustProxy), log);
+  const authLimit = rateLimit(
+    deps.limiters.auth,
+    'auth',
+    (c) => clientIp(c, config.trustProxy),
+    log,
+  );
   app.post(`${AUTH_BASE_PATH}/*`, (c, next) => {
     const action = c.req.path.slice(AUTH_BASE_PATH.length + 1);
     return limitedAuthPaths.has(action) ? authLimit(c, next) : next();
@@ -135,7 +150,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   }
 
   if (web) mountWebApp(app, web);
-  app.notFound((c) => c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404));
+  app.notFound((c) =>
+    c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404),
+  );
   return app;
 };
 

@@ -103,7 +103,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     appUrl,
     trustedOrigins: [...new Set([new URL(appUrl).origin, ...localOrigins, ...extraOrigins])],
     authSecret: persistentSecret(dataDir, 'auth-secret', e.AUTH_SECRET),
-    keyEncryptionSecret: persistentSecret(dataDir, 'key-encryption-secret', e.KEY_ENCRYPTION_SECRET),
+    keyEncryptionSecret: persistentSecret(
+      dataDir,
+      'key-encryption-secret',
+      e.KEY_ENCRYPTION_SECRET,
+    ),
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -8,13 +8,21 @@ import { createAuth } from './services/auth/auth.ts';
 
 /** Wires the services over one database; used by main.ts and by the integration tests alike. */
 export const createDeps = (config: Config, database: Database, log: Logger): Deps => {
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, defaultFrom: config.mailFrom, log });
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    defaultFrom: config.mailFrom,
+    log,
+  });
   return {
     config,
     database,
     log,
     mailer,
     auth: createAuth({ db: database.db, config, mailer, log }),
-    limiters: createRateLimiters(database.sqlClient, database.driver === 'postgres' ? 'pool' : 'client'),
+    limiters: createRateLimiters(
+      database.sqlClient,
+      database.driver === 'postgres' ? 'pool' : 'client',
+    ),
   };
 };

@@ -25,9 +25,12 @@ const start = async () => {
   await database.migrate();
 
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const webDir = config.webDistDir ? path.resolve(config.webDistDir) : path.resolve(here, '../../web/dist');
+  const webDir = config.webDistDir
+    ? path.resolve(config.webDistDir)
+    : path.resolve(here, '../../web/dist');
   const web = loadWebAssets(webDir);
-  if (!web) log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
+  if (!web)
+    log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
 
   const deps = createDeps(config, database, log);
   const app = createApp(deps, web);
@@ -36,7 +39,12 @@ const start = async () => {
   });
 
   server.on('error', (error: NodeJS.ErrnoException) => {
-    log.fatal({ code: error.code, port: config.port }, error.code === 'EADDRINUSE' ? `Port ${config.port} is already in use; set PORT to a free port` : error.message);
+    log.fatal(
+      { code: error.code, port: config.port },
+      error.code === 'EADDRINUSE'
+        ? `Port ${config.port} is already in use; set PORT to a free port`
+        : error.message,
+    );
     process.exit(1);
   });
 

@@ -34,6 +34,7 @@ export const messages = {
     defaultTitle: 'New Conversation',
   },
   rateLimit: {
-    operation: (op: string, seconds: number) => `${op} rate limited. Retry after ${seconds} seconds.`,
+    operation: (op: string, seconds: number) =>
+      `${op} rate limited. Retry after ${seconds} seconds.`,
   },
 } as const;

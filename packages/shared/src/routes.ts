@@ -71,6 +71,7 @@ export const featuresForPath = (path: string): Feature[] => {
 
 /** Only same-origin absolute paths are accepted as a post-sign-in destination. */
 export const safeRedirectPath = (from: string | null | undefined): string | null => {
-  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return null;
+  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\'))
+    return null;
   return from;
 };

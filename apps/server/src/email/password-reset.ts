@@ -1,7 +1,6 @@
 import type { OutgoingEmail } from './transport.ts';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The reset mail. Moves onto a React Email template in the e-mail issue. */
 export const passwordResetEmail = (opts: {

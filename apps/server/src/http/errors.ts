@@ -47,7 +47,10 @@ export const errorHandler =
     }
     log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
     return c.json(
-      errorBody('Something went wrong on our side. Please try again in a moment.', 'server:internal'),
+      errorBody(
+        'Something went wrong on our side. Please try again in a moment.',
+        'server:internal',
+      ),
       500,
     );
   };

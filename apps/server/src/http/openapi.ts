@@ -1,4 +1,5 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { apiErrorSchema } from '@chorus/shared/api/errors';
 import type { AppEnv } from './app-env.ts';
 import { validationHook } from './errors.ts';

@@ -18,7 +18,10 @@ const operationNames: Record<RateLimitCategory, string> = {
  * Limits per category with spec §9's windows. State lives in the `rate_limits` table so every
  * server instance enforces the same budget.
  */
-export const createRateLimiters = (client: SqlClient, storeType: 'pool' | 'client'): RateLimiters => {
+export const createRateLimiters = (
+  client: SqlClient,
+  storeType: 'pool' | 'client',
+): RateLimiters => {
   const build = (category: RateLimitCategory) => {
     const w = rateLimitWindows[category];
     return new RateLimiterPostgres({

@@ -22,7 +22,8 @@ export const requireRole = (needed: 'admin' | 'super_admin') =>
   createMiddleware<AuthedEnv>(async (c, next) => {
     if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
     const role = await findRole(c.var.deps.database.db, c.var.user.id);
-    const allowed = needed === 'admin' ? role === 'admin' || role === 'super_admin' : role === 'super_admin';
+    const allowed =
+      needed === 'admin' ? role === 'admin' || role === 'super_admin' : role === 'super_admin';
     if (!allowed) {
       throw new ApiError(403, 'auth:forbidden', 'This area is for administrators only.');
     }

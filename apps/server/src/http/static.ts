@@ -12,7 +12,9 @@ export const loadWebAssets = (dir: string): WebAssets | null => {
   const indexPath = path.join(dir, 'index.html');
   if (!existsSync(indexPath)) return null;
   const indexHtml = readFileSync(indexPath, 'utf8');
-  const inlineScriptHashes = [...indexHtml.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+  const inlineScriptHashes = [
+    ...indexHtml.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g),
+  ]
     .map((m) => m[1] ?? '')
     .filter((body) => body.trim() !== '')
     .map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);

@@ -15,7 +15,10 @@ export class UserApiKeysRepository {
   ) {}
 
   async list(): Promise<MaskedApiKey[]> {
-    const rows = await this.db.select().from(userApiKeys).where(eq(userApiKeys.user_id, this.userId));
+    const rows = await this.db
+      .select()
+      .from(userApiKeys)
+      .where(eq(userApiKeys.user_id, this.userId));
     return rows.map(mask);
   }
 

@@ -8,7 +8,9 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export const conversationTitle = (title: string | undefined, now = new Date()): string => {
   if (title === undefined) return 'New Conversation';
   const trimmed = title.trim();
-  return trimmed === '' ? `New Chat ${now.toLocaleTimeString('en-GB', { timeZone: 'UTC' })}` : trimmed;
+  return trimmed === ''
+    ? `New Chat ${now.toLocaleTimeString('en-GB', { timeZone: 'UTC' })}`
+    : trimmed;
 };
 
 export type ConversationCursor = { created_at: Date; id: string };
@@ -44,7 +46,10 @@ export class ConversationsRepository {
           owned,
           or(
             lt(conversations.created_at, opts.after.created_at),
-            and(eq(conversations.created_at, opts.after.created_at), lt(conversations.id, opts.after.id)),
+            and(
+              eq(conversations.created_at, opts.after.created_at),
+              lt(conversations.id, opts.after.id),
+            ),
           ),
         )
       : owned;

@@ -5,7 +5,9 @@ import { conversations, messages } from '../schema.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'content' | 'role'> &
-  Partial<Pick<typeof messages.$inferInsert, 'provider' | 'model' | 'reply_to_id' | 'sources' | 'status'>>;
+  Partial<
+    Pick<typeof messages.$inferInsert, 'provider' | 'model' | 'reply_to_id' | 'sources' | 'status'>
+  >;
 
 export class MessagesRepository {
   constructor(

@@ -40,7 +40,11 @@ export class ProfilesRepository {
 
   /** The profile with its plan embedded; the Free plan when the plan cannot be read (spec §4). */
   async get(): Promise<Profile | null> {
-    const [row] = await this.db.select().from(profiles).where(eq(profiles.id, this.userId)).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(profiles)
+      .where(eq(profiles.id, this.userId))
+      .limit(1);
     if (!row) return null;
     let plan: PlanRow | undefined;
     try {
@@ -66,7 +70,9 @@ export class ProfilesRepository {
     const [taken] = await this.db
       .select({ id: profiles.id })
       .from(profiles)
-      .where(and(sql`lower(${profiles.public_name}) = lower(${name})`, ne(profiles.id, this.userId)))
+      .where(
+        and(sql`lower(${profiles.public_name}) = lower(${name})`, ne(profiles.id, this.userId)),
+      )
       .limit(1);
     return !taken;
   }

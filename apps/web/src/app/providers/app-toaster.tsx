@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import { Toaster } from 'sonner';
 import { toastDefaults } from '@chorus/shared/limits';
 import { useTheme } from './theme-context';
@@ -13,7 +14,7 @@ export const AppToaster = () => {
       duration={toastDefaults.durationMs}
       visibleToasts={toastDefaults.visibleToasts}
       gap={toastDefaults.gapPx}
-      style={{ '--width': `${toastDefaults.widthPx}px` } as React.CSSProperties}
+      style={{ '--width': `${toastDefaults.widthPx}px` } as CSSProperties}
     />
   );
 };

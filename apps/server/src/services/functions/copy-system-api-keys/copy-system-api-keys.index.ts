@@ -6,8 +6,12 @@ import { copySystemApiKeysRoute } from './copy-system-api-keys.routes.ts';
 export const copySystemApiKeysRouter = createRouter<AuthedEnv>().openapi(
   copySystemApiKeysRoute,
   async (c) => {
-    const copied = await new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id).copyDefaultKeys();
-    if (copied.length > 0) c.var.deps.log.info({ userId: c.var.user.id, copied }, 'default keys granted');
+    const copied = await new UserApiKeysRepository(
+      c.var.deps.database.db,
+      c.var.user.id,
+    ).copyDefaultKeys();
+    if (copied.length > 0)
+      c.var.deps.log.info({ userId: c.var.user.id, copied }, 'default keys granted');
     return c.json({ copied }, 200);
   },
 );

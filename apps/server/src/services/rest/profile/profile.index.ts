@@ -26,7 +26,11 @@ export const profileRouter = createRouter<AuthedEnv>()
       return c.json(profile, 200);
     } catch (error) {
       if (error instanceof PublicNameTakenError) {
-        throw new ApiError(409, 'profile:public_name_taken', 'That public name is already taken. Please choose another.');
+        throw new ApiError(
+          409,
+          'profile:public_name_taken',
+          'That public name is already taken. Please choose another.',
+        );
       }
       throw error;
     }

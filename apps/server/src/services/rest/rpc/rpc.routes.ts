@@ -11,7 +11,10 @@ const roleCheck = (name: 'is_admin' | 'is_super_admin', role: string) =>
     description:
       'Answers a JSON boolean. Any failure answers `false`: no session, a malformed body, an unknown id, or asking about another user without being an admin.',
     request: {
-      body: { content: { 'application/json': { schema: roleCheckRequestSchema } }, required: false },
+      body: {
+        content: { 'application/json': { schema: roleCheckRequestSchema } },
+        required: false,
+      },
     },
     responses: { 200: jsonContent(roleCheckResponseSchema, 'true or false') },
   });

@@ -62,7 +62,9 @@ export const AuthPage = () => {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const destination = destinationFrom(searchParams);
-  const [mode, setMode] = useState<Mode>('sign-in');
+  const [mode, setMode] = useState<Mode>(() =>
+    searchParams.get('mode') === 'sign-up' ? 'sign-up' : 'sign-in',
+  );
 
   const afterSignIn = async () => {
     const current = await refreshSession(queryClient).catch(() => null);

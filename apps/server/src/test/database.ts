@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { connectPostgres, openPglite, type Database } from '../db/client.ts';
+
+export const testDriver = (): 'pglite' | 'postgres' =>
+  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+const adminUrl = () =>
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A migrated, empty database of its own for one test file: in-memory PGlite, or a fresh database
+ * on the real PostgreSQL that is dropped again on close.
+ */
+export const openTestDatabase = async (): Promise<Database> => {
+  if (testDriver() === 'pglite') {
+    const database = openPglite(undefined);
+    await database.migrate();
+    return database;
+  }
+  const name = `chorus_test_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  const database = connectPostgres(url.toString());
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl() });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+};

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { createApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { emailOutbox } from '../db/schema.ts';
+import { createDeps } from '../deps.ts';
+import type { Deps } from '../http/app-env.ts';
+import { createLogger } from '../logger.ts';
+import { openTestDatabase } from './database.ts';
+
+export const TEST_APP_URL = 'http://localhost:8080';
+
+export type TestResponse<T = unknown> = { status: number; body: T; headers: Headers };
+
+let ipCounter = 0;
+/** Each client its own address (TEST-NET-2), so auth rate limits never couple tests. */
+const nextIp = () => {
+  ipCounter += 1;
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+};
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/** The real app over a real database, driven in-process through `app.request`. */
+export const startTestApp = async (
+  opts: { env?: Record<string, string>; database?: Database } = {},
+) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-test-'));
+  const database = opts.database ?? (await openTestDatabase());
+  const config: Config = loadConfig({
+    DATA_DIR: dataDir,
+    APP_URL: TEST_APP_URL,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...opts.env,
+  });
+  const deps: Deps = createDeps(config, database, createLogger(config.logLevel));
+  const app = createApp(deps);
+
+  const client = (ip = nextIp()) => {
+    const cookies = new Map<string, string>();
+    const request = async <T = unknown>(
+      method: string,
+      url: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<TestResponse<T>> => {
+      const res = await app.request(url, {
+        method,
+        headers: {
+          origin: TEST_APP_URL,
+          'x-forwarded-for': ip,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(cookies.size > 0 && {
+            cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          }),
+          ...headers,
+        },
+        body:
+          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const eqAt = pair!.indexOf('=');
+        const name = pair!.slice(0, eqAt).trim();
+        const value = pair!.slice(eqAt + 1).trim();
+        if (value === '' || /max-age=0/i.test(line)) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed as T, headers: res.headers };
+    };
+    return {
+      ip,
+      cookies,
+      request,
+      get: <T = unknown>(url: string) => request<T>('GET', url),
+      post: <T = unknown>(url: string, body?: unknown) => request<T>('POST', url, body ?? {}),
+      patch: <T = unknown>(url: string, body: unknown) => request<T>('PATCH', url, body),
+      del: <T = unknown>(url: string) => request<T>('DELETE', url),
+      signUp: (email: string, password = 'correct-horse-1', name = 'Test User') =>
+        request<{ user: { id: string; email: string } }>('POST', '/auth/v1/sign-up/email', {
+          email,
+          password,
+          name,
+        }),
+      signIn: (email: string, password = 'correct-horse-1') =>
+        request<{ user: { id: string } }>('POST', '/auth/v1/sign-in/email', { email, password }),
+    };
+  };
+
+  /** A signed-up, signed-in client. */
+  const user = async (email: string, password = 'correct-horse-1', name = 'Test User') => {
+    const c = client();
+    const res = await c.signUp(email, password, name);
+    if (res.status !== 200)
+      throw new Error(`sign-up of ${email} failed: ${JSON.stringify(res.body)}`);
+    return Object.assign(c, { id: res.body.user.id, email });
+  };
+
+  const outboxFor = (address: string) =>
+    database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.to, [address]))
+      .orderBy(emailOutbox.created_at);
+
+  return {
+    app,
+    deps,
+    db: database.db,
+    database,
+    config,
+    client,
+    user,
+    outboxFor,
+    async close() {
+      deps.mailer.close();
+      if (!opts.database) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};

@@ -1,0 +1,150 @@
+import type { RouteObject } from 'react-router';
+import { RouterErrorPage } from './errors/router-error-page';
+import { RequireAdmin } from './guards/require-admin';
+import { RequireAuth } from './guards/require-auth';
+import { AdminLayout } from './layouts/admin-layout';
+import { AppLayout } from './layouts/app-layout';
+import { PublicLayout } from './layouts/public-layout';
+import { RootLayout } from './layouts/root-layout';
+import { lazyPage } from './lazy-page';
+
+const Landing = lazyPage(() => import('@/features/landing/components/landing-page'), 'LandingPage');
+const Home = lazyPage(() => import('@/features/home/components/home-page'), 'HomePage');
+const Auth = lazyPage(() => import('@/features/auth/components/auth-page'), 'AuthPage');
+const ResetPassword = lazyPage(
+  () => import('@/features/auth/components/reset-password-page'),
+  'ResetPasswordPage',
+);
+const RequestAccess = lazyPage(
+  () => import('@/features/request-access/components/request-access-page'),
+  'RequestAccessPage',
+);
+const Discover = lazyPage(() => import('@/features/discover/components/discover-page'), 'DiscoverPage');
+const Trends = lazyPage(() => import('@/features/trends/components/trends-page'), 'TrendsPage');
+const Help = lazyPage(() => import('@/features/help/components/help-page'), 'HelpPage');
+const ScenariosCookbook = lazyPage(
+  () => import('@/features/scenarios/components/scenarios-cookbook-page'),
+  'ScenariosCookbookPage',
+);
+const ApiDocs = lazyPage(() => import('@/features/api-docs/components/api-docs-page'), 'ApiDocsPage');
+
+const Start = lazyPage(() => import('@/features/start/components/start-page'), 'StartPage');
+const Chat = lazyPage(() => import('@/features/chat/components/chat-page'), 'ChatPage');
+const ChatProxy = lazyPage(() => import('@/features/chat/components/chat-proxy-page'), 'ChatProxyPage');
+const KnowledgeBase = lazyPage(
+  () => import('@/features/knowledge-base/components/knowledge-base-page'),
+  'KnowledgeBasePage',
+);
+const Agents = lazyPage(() => import('@/features/agents/components/agents-page'), 'AgentsPage');
+const AgentEmbedChat = lazyPage(
+  () => import('@/features/agents/components/agent-embed-chat-page'),
+  'AgentEmbedChatPage',
+);
+const Scenarios = lazyPage(() => import('@/features/scenarios/components/scenarios-page'), 'ScenariosPage');
+const ScenarioDetail = lazyPage(
+  () => import('@/features/scenarios/components/scenario-detail-page'),
+  'ScenarioDetailPage',
+);
+const ScenarioProxyPlus = lazyPage(
+  () => import('@/features/scenarios/components/scenario-proxy-plus-page'),
+  'ScenarioProxyPlusPage',
+);
+const TrendsProxy = lazyPage(() => import('@/features/trends/components/trends-proxy-page'), 'TrendsProxyPage');
+const CustomAis = lazyPage(() => import('@/features/custom-ais/components/custom-ais-page'), 'CustomAisPage');
+const Profile = lazyPage(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
+const Prompts = lazyPage(() => import('@/features/prompts/components/prompts-page'), 'PromptsPage');
+const ScheduleRuns = lazyPage(
+  () => import('@/features/schedule-runs/components/schedule-runs-page'),
+  'ScheduleRunsPage',
+);
+const Tools = lazyPage(() => import('@/features/tools/components/tools-page'), 'ToolsPage');
+const TestRunner = lazyPage(
+  () => import('@/features/test-runner/components/test-runner-page'),
+  'TestRunnerPage',
+);
+const Workflows = lazyPage(() => import('@/features/workflows/components/workflows-page'), 'WorkflowsPage');
+const ErrorTelemetryTest = lazyPage(
+  () => import('@/features/error-telemetry/components/error-telemetry-test-page'),
+  'ErrorTelemetryTestPage',
+);
+const CopyApiKeys = lazyPage(() => import('@/features/keys/components/copy-api-keys-page'), 'CopyApiKeysPage');
+const AdminSection = lazyPage(
+  () => import('@/features/admin/components/admin-section-page'),
+  'AdminSectionPage',
+);
+
+/** Every route of spec §2. Paths are relative to the root layout at '/'. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouterErrorPage />,
+    children: [
+      { index: true, element: <Landing /> },
+      { path: 'auth', element: <Auth /> },
+      { path: 'reset-password', element: <ResetPassword /> },
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: 'home', element: <Home /> },
+          { path: 'request-access', element: <RequestAccess /> },
+          { path: 'discover', element: <Discover /> },
+          { path: 'trends', element: <Trends /> },
+          { path: 'help', element: <Help /> },
+          { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },
+          { path: 'api-docs', element: <ApiDocs /> },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { path: 'start', element: <Start /> },
+              { path: 'chat', element: <Chat /> },
+              { path: 'chat/:chatId', element: <Chat /> },
+              { path: 'knowledge-base', element: <KnowledgeBase /> },
+              { path: 'agents', element: <Agents /> },
+              { path: 'scenarios', element: <Scenarios /> },
+              { path: 'scenarios/:id', element: <ScenarioDetail /> },
+              { path: 'scenario-proxy-plus', element: <ScenarioProxyPlus /> },
+              { path: 'trends-proxy', element: <TrendsProxy /> },
+              { path: 'chat-proxy', element: <ChatProxy /> },
+              { path: 'custom-ais', element: <CustomAis /> },
+              { path: 'profile', element: <Profile /> },
+              { path: 'prompts', element: <Prompts /> },
+              { path: 'schedule-runs', element: <ScheduleRuns /> },
+              { path: 'tools', element: <Tools /> },
+              { path: 'test-runner', element: <TestRunner /> },
+              { path: 'workflows', element: <Workflows /> },
+              { path: 'agent-embed-chat', element: <AgentEmbedChat /> },
+              { path: 'error-telemetry-test', element: <ErrorTelemetryTest /> },
+              { path: 'copy-api-keys', element: <CopyApiKeys /> },
+            ],
+          },
+        ],
+      },
+      {
+        path: 'admin',
+        element: <RequireAdmin />,
+        children: [
+          {
+            element: <AdminLayout />,
+            children: [
+              { index: true, element: <AdminSection section="overview" /> },
+              { path: 'users', element: <AdminSection section="users" /> },
+              { path: 'api-keys', element: <AdminSection section="api-keys" /> },
+              { path: 'pricing-plans', element: <AdminSection section="pricing-plans" /> },
+              { path: 'usage-statistics', element: <AdminSection section="usage-statistics" /> },
+              { path: 'super-admin', element: <AdminSection section="super-admin" /> },
+              { path: 'prompts', element: <AdminSection section="prompts" /> },
+              { path: 'analytics', element: <AdminSection section="analytics" /> },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Landing /> },
+    ],
+  },
+];

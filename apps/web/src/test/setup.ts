@@ -1,0 +1,20 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// A console.error during a test is a bug unless the test says it expects one
+// (call `vi.mocked(console.error).mockImplementation(() => {})` in that test).
+beforeEach(() => {
+  const original = console.error;
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    original(...args);
+    throw new Error(
+      'console.error was called during this test. If that is expected, mock it in the test.',
+    );
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  document.documentElement.className = '';
+});

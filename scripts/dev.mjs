@@ -1,0 +1,14 @@
+// `npm run dev`: the API with reload (tsx watch) on :8080 and Vite with HMR on :5173 (proxying the API).
+import { spawn } from 'node:child_process';
+
+const children = [
+  spawn('npm', ['run', 'dev', '-w', '@chorus/server'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'development' },
+  }),
+  spawn('npm', ['run', 'dev', '-w', '@chorus/web'], { stdio: 'inherit' }),
+];
+const stop = () => children.forEach((c) => c.kill('SIGTERM'));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+for (const c of children) c.on('exit', (code) => code && stop());
