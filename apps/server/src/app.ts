@@ -10,6 +10,7 @@ import { loadSession } from './http/session.ts';
 import { mountWebApp, type WebAssets } from './http/static.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
+import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
 
@@ -129,7 +130,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     name: 'chorus.session_token',
     description: 'The httpOnly session cookie set by /auth/v1/sign-in/email.',
   });
-  const rest = createRouter<AuthedEnv>().route('/', profileRouter).route('/', rpcRouter);
+  const rest = createRouter<AuthedEnv>().route('/', profileRouter)
+    .route('/', rpcRouter)
+    .route('/', adminUsersRouter);
   const functions = createRouter<AuthedEnv>().route('/', copySystemApiKeysRouter);
   api.route('/rest/v1', rest).route('/functions/v1', functions);
   api.doc31('/rest/v1/openapi.json', {
