@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { providerIds, type ProviderId } from '@chorus/shared/providers';
 
 /**
  * Every environment variable Chorus reads, validated once at boot. A bad value stops the start
@@ -10,6 +11,8 @@ import { z } from 'zod';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const secret = z.string().min(32, 'must be at least 32 characters');
 
@@ -22,7 +25,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  APP_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  APP_URL: httpUrl.optional(),
   TRUSTED_ORIGINS: z.string().optional(),
   AUTH_SECRET: secret.optional(),
   KEY_ENCRYPTION_SECRET: secret.optional(),
@@ -35,7 +38,28 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@chorus.local'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  ...Object.fromEntries(
+    providerIds.map((id) => [`${id.toUpperCase()}_BASE_URL`, httpUrl.optional()]),
+  ),
+  ...Object.fromEntries(
+    providerIds.map((id) => [
+      `SYSTEM_KEY_${id.toUpperCase()}`,
+      z.string().trim().min(1).optional(),
+    ]),
+  ),
 });
+
+/** Public endpoints of each provider (ARCHITECTURE §4); Ollama's is the server root. */
+export const defaultProviderBaseUrls: Record<ProviderId, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
+  deepseek: 'https://api.deepseek.com',
+  mistral: 'https://api.mistral.ai/v1',
+  perplexity: 'https://api.perplexity.ai',
+  ollama: 'http://localhost:11434',
+  openrouter: 'https://openrouter.ai/api/v1',
+};
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -53,6 +77,9 @@ export type Config = {
   supportEmail: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDistDir: string | undefined;
+  providerBaseUrls: Record<ProviderId, string>;
+  /** Keys from SYSTEM_KEY_<PROVIDER>, seeded as system keys at start. */
+  systemKeySeeds: Partial<Record<ProviderId, string>>;
 };
 
 export class ConfigError extends Error {
@@ -114,5 +141,22 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     supportEmail: e.SUPPORT_EMAIL,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
+    providerBaseUrls: Object.fromEntries(
+      providerIds.map((id) => [
+        id,
+        (
+          (e as unknown as Record<string, string | undefined>)[`${id.toUpperCase()}_BASE_URL`] ??
+          defaultProviderBaseUrls[id]
+        ).replace(/\/+$/, ''),
+      ]),
+    ) as Record<ProviderId, string>,
+    systemKeySeeds: Object.fromEntries(
+      providerIds.flatMap((id) => {
+        const key = (e as unknown as Record<string, string | undefined>)[
+          `SYSTEM_KEY_${id.toUpperCase()}`
+        ];
+        return key ? [[id, key]] : [];
+      }),
+    ),
   };
 };

@@ -23,9 +23,9 @@ const answer = async (c: Context<AppEnv>, check: typeof isAdmin): Promise<boolea
 };
 
 // Plain routes, documented through the registry: a validator would turn a bad body into a 400.
-const router = createRouter()
+export const rpcRouter = createRouter();
+rpcRouter.openAPIRegistry.registerPath(isAdminRoute);
+rpcRouter.openAPIRegistry.registerPath(isSuperAdminRoute);
+rpcRouter
   .post(isAdminRoute.path, async (c) => c.json(await answer(c, isAdmin)))
   .post(isSuperAdminRoute.path, async (c) => c.json(await answer(c, isSuperAdmin)));
-router.openAPIRegistry.registerPath(isAdminRoute);
-router.openAPIRegistry.registerPath(isSuperAdminRoute);
-export const rpcRouter = router;
