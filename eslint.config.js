@@ -12,7 +12,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
@@ -24,7 +27,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@chorus/server', '**/apps/server/**'], message: 'The web app never imports server code.' }] },
+        {
+          patterns: [
+            {
+              group: ['@chorus/server', '**/apps/server/**'],
+              message: 'The web app never imports server code.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -34,7 +44,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@/features/*'], message: 'Features never import each other; move shared code to src/components or src/lib.' }] },
+        {
+          patterns: [
+            {
+              group: ['@/features/*'],
+              message:
+                'Features never import each other; move shared code to src/components or src/lib.',
+            },
+          ],
+        },
       ],
     },
   },

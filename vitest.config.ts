@@ -8,7 +8,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.unit.test.ts'],
+          include: [
+            'packages/shared/src/**/*.test.ts',
+            'apps/server/src/**/*.unit.test.ts',
+            'tools/*/src/**/*.test.ts',
+          ],
+          testTimeout: 30_000,
           environment: 'node',
         },
       },

@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const backend = 'http://localhost:8080';
-const proxied = ['/auth', '/rest', '/functions', '/storage', '/healthz'];
+// '/auth/v1', not '/auth': the app's own sign-in page lives at /auth.
+const proxied = ['/auth/v1', '/rest', '/functions', '/storage', '/healthz'];
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
@@ -13,7 +14,9 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      ...Object.fromEntries(proxied.map((path) => [path, { target: backend, changeOrigin: false }])),
+      ...Object.fromEntries(
+        proxied.map((path) => [path, { target: backend, changeOrigin: false }]),
+      ),
       '/realtime': { target: backend, ws: true },
     },
   },
@@ -27,5 +30,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    unstubGlobals: true,
   },
 });

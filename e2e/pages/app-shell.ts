@@ -8,11 +8,11 @@ export class AppShell {
 
   async setTheme(theme: ThemeChoice) {
     await this.page.getByRole('button', { name: 'Toggle theme' }).click();
-    await this.page.getByRole('menuitem', { name: theme, exact: true }).click();
+    await this.page.getByRole('menuitemradio', { name: theme, exact: true }).click();
   }
 
   async signOut() {
-    await this.page.getByRole('button', { name: 'User menu' }).click();
+    await this.page.getByRole('button', { name: 'Account menu' }).click();
     await this.page.getByRole('menuitem', { name: 'Sign out' }).click();
   }
 }

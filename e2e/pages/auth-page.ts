@@ -31,13 +31,12 @@ export class AuthPage {
     await this.page.getByRole('button', { name: 'Forgot password?' }).click();
     await this.page.getByLabel('Email', { exact: true }).fill(email);
     await this.page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(this.page.getByText('Check your email for a reset link')).toBeVisible();
   }
 
   private async switchTo(mode: 'Sign in' | 'Sign up') {
     const tab = this.page.getByRole('tab', { name: mode, exact: true });
-    if ((await tab.count()) > 0) {
-      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
-      await expect(tab).toHaveAttribute('aria-selected', 'true');
-    }
+    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
   }
 }

@@ -14,31 +14,44 @@ test('a user who forgot their password resets it from the e-mailed link', async 
   const user = newTestUser('reset');
   const newPassword = `${user.password}-new`;
 
-  await authPage.goto();
-  await authPage.signUp(user.name, user.email, user.password);
-  await expect(page).toHaveURL((url) => url.pathname !== '/auth');
-  await appShell.signOut();
-  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await test.step('sign up, then sign out', async () => {
+    await authPage.goto();
+    await authPage.signUp(user.name, user.email, user.password);
+    await expect(page).toHaveURL((url) => url.pathname !== '/auth');
+    await appShell.signOut();
+    await expect(page).toHaveURL((url) => url.pathname === '/');
+  });
 
-  await authPage.goto();
-  await authPage.requestReset(user.email);
+  await test.step('ask for a reset link', async () => {
+    await authPage.goto();
+    await authPage.requestReset(user.email);
+  });
 
-  const mail = await waitForMail({ to: user.email, subjectIncludes: 'password' }, 20_000);
-  const link = findLinks(mail, `${baseURL()}/`).find((href) => href.includes('reset-password'));
-  expect(link, `a reset link in the mail "${mail.subject}"`).toBeDefined();
+  const link = await test.step('receive the link by e-mail', async () => {
+    const mail = await waitForMail({ to: user.email, subjectIncludes: 'password' }, 20_000);
+    const found = findLinks(mail, `${baseURL()}/`).find((href) => href.includes('reset-password'));
+    expect(found, `a reset link in the mail "${mail.subject}"`).toBeDefined();
+    return found!;
+  });
 
-  await page.goto(link!);
-  await expect(page).toHaveURL(
-    (url) => url.pathname === '/reset-password' && !!url.searchParams.get('token'),
-  );
-  await resetPasswordPage.setNewPassword(newPassword);
-  await expect(page).toHaveURL((url) => url.pathname !== '/reset-password');
+  await test.step('follow the link and set a new password', async () => {
+    await page.goto(link);
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/reset-password' && !!url.searchParams.get('token'),
+    );
+    await resetPasswordPage.setNewPassword(newPassword);
+    await expect(page).toHaveURL((url) => url.pathname !== '/reset-password');
+  });
 
-  await page.goto(signInRedirect('/chat'));
-  await authPage.signIn(user.email, user.password);
-  await expect(page.getByText(messages.auth.signInFailed).first()).toBeVisible();
-  await expect(page).toHaveURL((url) => url.pathname === '/auth');
+  await test.step('the old password no longer signs in', async () => {
+    await page.goto(signInRedirect('/chat'));
+    await authPage.signIn(user.email, user.password);
+    await expect(page.getByText(messages.auth.signInFailed).first()).toBeVisible();
+    await expect(page).toHaveURL((url) => url.pathname === '/auth');
+  });
 
-  await authPage.signIn(user.email, newPassword);
-  await expect(page).toHaveURL((url) => url.pathname === '/chat');
+  await test.step('the new password signs in', async () => {
+    await authPage.signIn(user.email, newPassword);
+    await expect(page).toHaveURL((url) => url.pathname === '/chat');
+  });
 });

@@ -130,7 +130,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     name: 'chorus.session_token',
     description: 'The httpOnly session cookie set by /auth/v1/sign-in/email.',
   });
-  const rest = createRouter<AuthedEnv>().route('/', profileRouter)
+  const rest = createRouter<AuthedEnv>()
+    .route('/', profileRouter)
     .route('/', rpcRouter)
     .route('/', adminUsersRouter);
   const functions = createRouter<AuthedEnv>().route('/', copySystemApiKeysRouter);

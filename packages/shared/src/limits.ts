@@ -33,3 +33,10 @@ export const queryRetry = {
 } as const;
 
 export const passwordRules = { minLength: 8, maxLength: 128 } as const;
+
+/** Spec §9: session fetch timeout 4 s, session cache 5 s, auth cache 30 s. */
+export const sessionTimings = {
+  fetchTimeoutMs: 4000,
+  cacheMs: 5000,
+  authCacheMs: 30_000,
+} as const;

@@ -2,11 +2,12 @@ import type { RouteObject } from 'react-router';
 import { RouterErrorPage } from './errors/router-error-page';
 import { RequireAdmin } from './guards/require-admin';
 import { RequireAuth } from './guards/require-auth';
-import { AdminLayout } from './layouts/admin-layout';
-import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
 import { lazyPage } from './lazy-page';
+
+const AppLayout = lazyPage(() => import('./layouts/app-layout'), 'AppLayout');
+const AdminLayout = lazyPage(() => import('./layouts/admin-layout'), 'AdminLayout');
 
 const Landing = lazyPage(() => import('@/features/landing/components/landing-page'), 'LandingPage');
 const Home = lazyPage(() => import('@/features/home/components/home-page'), 'HomePage');
@@ -19,18 +20,27 @@ const RequestAccess = lazyPage(
   () => import('@/features/request-access/components/request-access-page'),
   'RequestAccessPage',
 );
-const Discover = lazyPage(() => import('@/features/discover/components/discover-page'), 'DiscoverPage');
+const Discover = lazyPage(
+  () => import('@/features/discover/components/discover-page'),
+  'DiscoverPage',
+);
 const Trends = lazyPage(() => import('@/features/trends/components/trends-page'), 'TrendsPage');
 const Help = lazyPage(() => import('@/features/help/components/help-page'), 'HelpPage');
 const ScenariosCookbook = lazyPage(
   () => import('@/features/scenarios/components/scenarios-cookbook-page'),
   'ScenariosCookbookPage',
 );
-const ApiDocs = lazyPage(() => import('@/features/api-docs/components/api-docs-page'), 'ApiDocsPage');
+const ApiDocs = lazyPage(
+  () => import('@/features/api-docs/components/api-docs-page'),
+  'ApiDocsPage',
+);
 
 const Start = lazyPage(() => import('@/features/start/components/start-page'), 'StartPage');
 const Chat = lazyPage(() => import('@/features/chat/components/chat-page'), 'ChatPage');
-const ChatProxy = lazyPage(() => import('@/features/chat/components/chat-proxy-page'), 'ChatProxyPage');
+const ChatProxy = lazyPage(
+  () => import('@/features/chat/components/chat-proxy-page'),
+  'ChatProxyPage',
+);
 const KnowledgeBase = lazyPage(
   () => import('@/features/knowledge-base/components/knowledge-base-page'),
   'KnowledgeBasePage',
@@ -40,7 +50,10 @@ const AgentEmbedChat = lazyPage(
   () => import('@/features/agents/components/agent-embed-chat-page'),
   'AgentEmbedChatPage',
 );
-const Scenarios = lazyPage(() => import('@/features/scenarios/components/scenarios-page'), 'ScenariosPage');
+const Scenarios = lazyPage(
+  () => import('@/features/scenarios/components/scenarios-page'),
+  'ScenariosPage',
+);
 const ScenarioDetail = lazyPage(
   () => import('@/features/scenarios/components/scenario-detail-page'),
   'ScenarioDetailPage',
@@ -49,8 +62,14 @@ const ScenarioProxyPlus = lazyPage(
   () => import('@/features/scenarios/components/scenario-proxy-plus-page'),
   'ScenarioProxyPlusPage',
 );
-const TrendsProxy = lazyPage(() => import('@/features/trends/components/trends-proxy-page'), 'TrendsProxyPage');
-const CustomAis = lazyPage(() => import('@/features/custom-ais/components/custom-ais-page'), 'CustomAisPage');
+const TrendsProxy = lazyPage(
+  () => import('@/features/trends/components/trends-proxy-page'),
+  'TrendsProxyPage',
+);
+const CustomAis = lazyPage(
+  () => import('@/features/custom-ais/components/custom-ais-page'),
+  'CustomAisPage',
+);
 const Profile = lazyPage(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
 const Prompts = lazyPage(() => import('@/features/prompts/components/prompts-page'), 'PromptsPage');
 const ScheduleRuns = lazyPage(
@@ -62,12 +81,18 @@ const TestRunner = lazyPage(
   () => import('@/features/test-runner/components/test-runner-page'),
   'TestRunnerPage',
 );
-const Workflows = lazyPage(() => import('@/features/workflows/components/workflows-page'), 'WorkflowsPage');
+const Workflows = lazyPage(
+  () => import('@/features/workflows/components/workflows-page'),
+  'WorkflowsPage',
+);
 const ErrorTelemetryTest = lazyPage(
   () => import('@/features/error-telemetry/components/error-telemetry-test-page'),
   'ErrorTelemetryTestPage',
 );
-const CopyApiKeys = lazyPage(() => import('@/features/keys/components/copy-api-keys-page'), 'CopyApiKeysPage');
+const CopyApiKeys = lazyPage(
+  () => import('@/features/keys/components/copy-api-keys-page'),
+  'CopyApiKeysPage',
+);
 const AdminSection = lazyPage(
   () => import('@/features/admin/components/admin-section-page'),
   'AdminSectionPage',

@@ -32,7 +32,7 @@ const authBaseUrl = () => `${window.location.origin}${authBasePath}`;
 
 const call = async <T>(
   path: string,
-  init: { method: 'GET' | 'POST'; body?: unknown },
+  init: { method: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal },
 ): Promise<AuthResult<T>> => {
   try {
     const response = await fetch(`${authBaseUrl()}${path}`, {
@@ -43,6 +43,7 @@ const call = async <T>(
           ? { 'Content-Type': 'application/json', Accept: 'application/json' }
           : { Accept: 'application/json' },
       body: init.method === 'POST' ? JSON.stringify(init.body ?? {}) : null,
+      signal: init.signal ?? null,
     });
     if (!response.ok) return { data: null, error: await apiErrorFromResponse(response) };
     const text = await response.text();
@@ -54,7 +55,8 @@ const call = async <T>(
 };
 
 export const authClient = {
-  getSession: () => call<AuthSession | null>('/get-session', { method: 'GET' }),
+  getSession: (options: { signal?: AbortSignal } = {}) =>
+    call<AuthSession | null>('/get-session', { method: 'GET', ...options }),
   signIn: {
     email: (body: { email: string; password: string; rememberMe?: boolean }) =>
       call<{ user: AuthUser }>('/sign-in/email', { method: 'POST', body }),

@@ -32,7 +32,10 @@ export const useAdminStatus = (): AdminStatusState => {
   const session = useSession();
   const userId = session.user?.id ?? '';
   const query = useQuery({ ...adminStatusQueryOptions(userId), enabled: userId !== '' });
-  if (session.status === 'loading' || (userId !== '' && query.isPending && query.fetchStatus !== 'idle')) {
+  if (
+    session.status === 'loading' ||
+    (userId !== '' && query.isPending && query.fetchStatus !== 'idle')
+  ) {
     return { isAdmin: false, isSuperAdmin: false, isLoading: true };
   }
   return {

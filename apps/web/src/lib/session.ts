@@ -1,6 +1,8 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { sessionTimings } from '@chorus/shared/limits';
 import { storageKeys } from '@chorus/shared/storage-keys';
 import { authClient, type AuthSession, type AuthUser } from './auth-client';
+import { isClientError } from './api-error';
 import { storage } from './storage';
 
 /**
@@ -57,7 +59,9 @@ export const readSessionSnapshot = (now = Date.now()): SessionSnapshot | null =>
 };
 
 export const fetchSession = async (): Promise<AuthSession | null> => {
-  const { data, error } = await authClient.getSession();
+  const { data, error } = await authClient.getSession({
+    signal: AbortSignal.timeout(sessionTimings.fetchTimeoutMs),
+  });
   if (error) {
     if (error.status === 401) {
       writeSessionSnapshot(null);
@@ -75,7 +79,9 @@ export const sessionQueryOptions = () => {
   return queryOptions({
     queryKey: sessionQueryKey,
     queryFn: fetchSession,
-    staleTime: 30_000,
+    staleTime: sessionTimings.authCacheMs,
+    // A slow or failing auth server must not hold the whole app behind a spinner for long.
+    retry: (failureCount: number, error: unknown) => !isClientError(error) && failureCount < 1,
     // A snapshot renders the signed-in shell at once; the server's answer replaces it.
     ...(snapshot ? { initialData: fromSnapshot(snapshot), initialDataUpdatedAt: 0 } : {}),
   });

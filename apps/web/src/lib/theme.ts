@@ -20,7 +20,10 @@ export const systemPrefersDark = (): boolean =>
   typeof window.matchMedia === 'function' && window.matchMedia(darkSchemeQuery).matches;
 
 /** Replaces the root's light/dark class with the resolved one. */
-export const applyTheme = (resolved: ResolvedTheme, root: HTMLElement = document.documentElement) => {
+export const applyTheme = (
+  resolved: ResolvedTheme,
+  root: HTMLElement = document.documentElement,
+) => {
   root.classList.remove('light', 'dark');
   root.classList.add(resolved);
   root.style.colorScheme = resolved;

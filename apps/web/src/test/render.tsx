@@ -26,8 +26,11 @@ export const renderRoutes = ({ path, routes, session = null, adminStatus }: Rend
     defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
   });
   queryClient.setQueryData(sessionQueryKey, session);
-  if (session && adminStatus) {
-    queryClient.setQueryData(adminStatusQueryOptions(session.user.id).queryKey, adminStatus);
+  if (session) {
+    queryClient.setQueryData(
+      adminStatusQueryOptions(session.user.id).queryKey,
+      adminStatus ?? { isAdmin: false, isSuperAdmin: false },
+    );
   }
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(

@@ -4,6 +4,11 @@ import { afterEach, beforeEach, vi } from 'vitest';
 // A console.error during a test is a bug unless the test says it expects one
 // (call `vi.mocked(console.error).mockImplementation(() => {})` in that test).
 beforeEach(() => {
+  // Unit tests have no server: any call that is not stubbed by the test fails plainly.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.reject(new Error('No network in unit tests; stub fetch in the test'))),
+  );
   const original = console.error;
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     original(...args);

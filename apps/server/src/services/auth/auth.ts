@@ -88,6 +88,11 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
         },
       },
     },
+    // Without this, better-auth prints errors raised before an endpoint runs (a body that is not
+    // JSON) with console.error, past our structured logger and LOG_LEVEL.
+    onAPIError: {
+      onError: (error) => log.debug({ source: 'better-auth', err: error }, 'auth request refused'),
+    },
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {

@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ReactNode } from 'react';
 import { CrashScreen } from './crash-screen';
 
 type CrashBoundaryProps = {
@@ -9,7 +9,10 @@ type CrashBoundaryProps = {
 
 type CrashBoundaryState = { error: Error | null; resetKey: unknown };
 
-/** Catches a rendering error in a feature or page and shows the crash screen (spec §4, §8). */
+/**
+ * Catches a rendering error in a feature or page and shows the crash screen (spec §4, §8).
+ * React itself reports the caught error to the console.
+ */
 export class CrashBoundary extends Component<CrashBoundaryProps, CrashBoundaryState> {
   override state: CrashBoundaryState = { error: null, resetKey: this.props.resetKey };
 
@@ -23,10 +26,6 @@ export class CrashBoundary extends Component<CrashBoundaryProps, CrashBoundarySt
   ): Partial<CrashBoundaryState> | null {
     if (props.resetKey === state.resetKey) return null;
     return { resetKey: props.resetKey, error: null };
-  }
-
-  override componentDidCatch(error: Error, info: ErrorInfo) {
-    console.error('Rendering error caught by the crash screen', error, info.componentStack);
   }
 
   private readonly retry = () => this.setState({ error: null });

@@ -1,17 +1,12 @@
-import { Menu, MessageSquare } from 'lucide-react';
-import { Link, NavLink } from 'react-router';
-import { Button, buttonVariants } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { MessageSquare } from 'lucide-react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { Logo } from '@/components/logo';
+import { buttonVariants } from '@/components/ui/button';
 import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
-import { publicNav, type NavItem } from './nav-items';
-import { ThemeMenu } from './theme-menu';
-import { UserMenu } from './user-menu';
+import { LazyMobileNavMenu, LazyThemeMenu, LazyUserMenu } from './header-menus';
+import type { NavItem } from './nav-types';
+import { publicNav } from './public-nav';
 
 const chatLink: NavItem = { to: '/chat', label: 'Chat', icon: MessageSquare };
 
@@ -23,12 +18,13 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 
 export const AppHeader = () => {
   const session = useSession();
+  const { pathname } = useLocation();
   const links = session.status === 'signed-in' ? [chatLink, ...publicNav] : publicNav;
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
         <Link to="/" className="flex items-center gap-2 rounded-md font-semibold tracking-tight">
-          <img src="/favicon.svg" alt="" className="size-6" width={24} height={24} />
+          <Logo className="size-6" />
           <span>Chorus</span>
         </Link>
         <nav aria-label="Main" className="hidden items-center md:flex">
@@ -39,24 +35,11 @@ export const AppHeader = () => {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" aria-label="Open navigation" className="md:hidden">
-                <Menu aria-hidden="true" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              {links.map((item) => (
-                <DropdownMenuItem key={item.to} asChild>
-                  <Link to={item.to}>{item.label}</Link>
-                </DropdownMenuItem>
-              ))}
-            </DropdownMenuContent>
-          </DropdownMenu>
-          <ThemeMenu />
+          <LazyMobileNavMenu links={links} />
+          <LazyThemeMenu />
           {session.status === 'signed-in' ? (
-            <UserMenu user={session.user} />
-          ) : (
+            <LazyUserMenu user={session.user} />
+          ) : pathname === '/auth' ? null : (
             <Link to="/auth" className={buttonVariants({ size: 'sm', className: 'ml-1' })}>
               Sign in
             </Link>

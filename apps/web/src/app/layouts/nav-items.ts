@@ -1,15 +1,13 @@
 import {
   Bot,
-  BookOpen,
+  BarChart3,
   Boxes,
   CalendarClock,
-  Compass,
   FlaskConical,
   Gauge,
   KeyRound,
   LayoutDashboard,
   Library,
-  LifeBuoy,
   MessageSquare,
   Rocket,
   ScrollText,
@@ -20,18 +18,8 @@ import {
   Users,
   Workflow,
   Wrench,
-  type LucideIcon,
 } from 'lucide-react';
-
-export type NavItem = { to: string; label: string; icon: LucideIcon; end?: boolean };
-export type NavSection = { title: string; items: NavItem[] };
-
-export const publicNav: NavItem[] = [
-  { to: '/discover', label: 'Discover', icon: Compass },
-  { to: '/trends', label: 'Trends', icon: TrendingUp },
-  { to: '/scenarios-cookbook', label: 'Cookbook', icon: BookOpen },
-  { to: '/help', label: 'Help', icon: LifeBuoy },
-];
+import type { NavSection } from './nav-types';
 
 export const workspaceNav: NavSection[] = [
   {
@@ -74,7 +62,7 @@ export const adminNav: NavSection[] = [
       { to: '/admin/pricing-plans', label: 'Pricing plans', icon: Gauge },
       { to: '/admin/usage-statistics', label: 'Usage statistics', icon: TrendingUp },
       { to: '/admin/prompts', label: 'Prompts', icon: ScrollText },
-      { to: '/admin/analytics', label: 'Analytics', icon: Gauge },
+      { to: '/admin/analytics', label: 'Analytics', icon: BarChart3 },
       { to: '/admin/super-admin', label: 'Super admin', icon: Shield },
     ],
   },

@@ -1,11 +1,21 @@
-import { Suspense } from 'react';
+import { Suspense, lazy } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { CenteredSpinner, FullPageSpinner } from '@/components/ui/spinner';
 import { CrashBoundary } from '@/app/errors/crash-boundary';
-import { AppToaster } from '@/app/providers/app-toaster';
 import { useSession } from '@/lib/session';
 import { AppHeader } from './app-header';
 import { FeatureContexts } from './feature-contexts';
+
+// Toasts only follow a user's action, by which time the toaster has long loaded.
+const AppToaster = lazy(() =>
+  import('@/app/providers/app-toaster').then((m) => ({ default: m.AppToaster })),
+);
+
+const Toasts = () => (
+  <Suspense fallback={null}>
+    <AppToaster />
+  </Suspense>
+);
 
 const SiteFooter = () => (
   <footer className="border-t">
@@ -34,7 +44,7 @@ export const RootLayout = () => {
     return (
       <>
         <FullPageSpinner />
-        <AppToaster />
+        <Toasts />
       </>
     );
   }
@@ -58,7 +68,7 @@ export const RootLayout = () => {
         </CrashBoundary>
       </main>
       <SiteFooter />
-      <AppToaster />
+      <Toasts />
     </div>
   );
 };

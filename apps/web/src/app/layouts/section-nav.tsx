@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 import { cn } from '@/lib/utils';
-import type { NavSection } from './nav-items';
+import type { NavSection } from './nav-types';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(

@@ -10,7 +10,9 @@ export const SessionSync = () => {
     const onStorage = (event: StorageEvent) => {
       if (event.key !== storageKeys.session && event.key !== null) return;
       if (!event.newValue) {
-        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
+        queryClient.removeQueries({
+          predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
+        });
       }
       void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     };

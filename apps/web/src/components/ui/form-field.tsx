@@ -15,7 +15,12 @@ export const FormField = ({ label, error, hint, ...inputProps }: FormFieldProps)
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...inputProps} />
+      <Input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...inputProps}
+      />
       {error ? (
         <p id={`${id}-error`} className="text-sm text-destructive">
           {error}

@@ -11,9 +11,7 @@ export const AgentEmbedChatPage = () => (
     emptyBody="The embedded chat of an agent opens here exactly as visitors of your site would see it. Choose an agent from your agents to preview it."
     actions={
       <>
-        <LinkButton to="/agents">
-          Go to agents
-        </LinkButton>
+        <LinkButton to="/agents">Go to agents</LinkButton>
       </>
     }
   />

@@ -14,9 +14,7 @@ export const AgentsPage = () => (
         <LinkButton to="/tools" variant="outline">
           Set up tools
         </LinkButton>
-        <LinkButton to="/knowledge-base">
-          Open the knowledge base
-        </LinkButton>
+        <LinkButton to="/knowledge-base">Open the knowledge base</LinkButton>
       </>
     }
   />

@@ -16,9 +16,19 @@ const methodColours: Record<string, string> = {
   delete: 'bg-red-500/15 text-red-700 dark:text-red-300',
 };
 
-const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
-const Content = ({ content, schemas }: { content: MediaTypes | undefined; schemas: Record<string, JsonSchema> }) => {
+const Content = ({
+  content,
+  schemas,
+}: {
+  content: MediaTypes | undefined;
+  schemas: Record<string, JsonSchema>;
+}) => {
   if (!content) return null;
   return (
     <>
@@ -36,7 +46,13 @@ const Content = ({ content, schemas }: { content: MediaTypes | undefined; schema
   );
 };
 
-const OperationCard = ({ entry, schemas }: { entry: OperationEntry; schemas: Record<string, JsonSchema> }) => {
+const OperationCard = ({
+  entry,
+  schemas,
+}: {
+  entry: OperationEntry;
+  schemas: Record<string, JsonSchema>;
+}) => {
   const { method, path, operation, parameters } = entry;
   return (
     <details className="group rounded-lg border bg-card">
@@ -49,13 +65,17 @@ const OperationCard = ({ entry, schemas }: { entry: OperationEntry; schemas: Rec
         >
           {method}
         </span>
-        <code className={cn('font-mono text-sm break-all', operation.deprecated && 'line-through')}>{path}</code>
+        <code className={cn('font-mono text-sm break-all', operation.deprecated && 'line-through')}>
+          {path}
+        </code>
         {operation.summary ? (
           <span className="text-sm text-muted-foreground">{operation.summary}</span>
         ) : null}
       </summary>
       <div className="grid gap-5 border-t px-4 py-4 text-sm">
-        {operation.description ? <p className="text-muted-foreground">{operation.description}</p> : null}
+        {operation.description ? (
+          <p className="text-muted-foreground">{operation.description}</p>
+        ) : null}
         {parameters.length > 0 ? (
           <section>
             <h4 className="font-medium">Parameters</h4>
@@ -66,7 +86,8 @@ const OperationCard = ({ entry, schemas }: { entry: OperationEntry; schemas: Rec
                   {parameter.required ? <span className="text-destructive">*</span> : null}
                   <span className="text-muted-foreground">
                     {' '}
-                    ({parameter.in}){parameter.schema?.type ? `: ${String(parameter.schema.type)}` : ''}
+                    ({parameter.in})
+                    {parameter.schema?.type ? `: ${String(parameter.schema.type)}` : ''}
                   </span>
                   {parameter.description ? (
                     <p className="font-sans text-muted-foreground">{parameter.description}</p>
@@ -97,7 +118,9 @@ const OperationCard = ({ entry, schemas }: { entry: OperationEntry; schemas: Rec
                     <span
                       className={cn(
                         'font-mono font-semibold',
-                        status.startsWith('2') ? 'text-emerald-600 dark:text-emerald-400' : 'text-amber-700 dark:text-amber-300',
+                        status.startsWith('2')
+                          ? 'text-emerald-600 dark:text-emerald-400'
+                          : 'text-amber-700 dark:text-amber-300',
                       )}
                     >
                       {status}
@@ -145,7 +168,9 @@ export const ApiDocsPage = () => {
         description={
           <>
             Version {doc.info.version} · OpenAPI {doc.openapi}
-            {doc.info.description ? <span className="mt-1 block">{doc.info.description}</span> : null}
+            {doc.info.description ? (
+              <span className="mt-1 block">{doc.info.description}</span>
+            ) : null}
           </>
         }
       />
@@ -157,7 +182,10 @@ export const ApiDocsPage = () => {
             <ul className="flex flex-wrap gap-2 text-sm lg:flex-col lg:gap-1">
               {groups.map((group) => (
                 <li key={group.name}>
-                  <a href={`#tag-${slug(group.name)}`} className="rounded-md px-2 py-1 text-muted-foreground hover:bg-accent hover:text-foreground">
+                  <a
+                    href={`#tag-${slug(group.name)}`}
+                    className="rounded-md px-2 py-1 text-muted-foreground hover:bg-accent hover:text-foreground"
+                  >
                     {group.name}
                   </a>
                 </li>
@@ -166,7 +194,11 @@ export const ApiDocsPage = () => {
           </nav>
           <div className="grid min-w-0 gap-10">
             {groups.map((group) => (
-              <section key={group.name} id={`tag-${slug(group.name)}`} aria-labelledby={`tag-${slug(group.name)}-title`}>
+              <section
+                key={group.name}
+                id={`tag-${slug(group.name)}`}
+                aria-labelledby={`tag-${slug(group.name)}-title`}
+              >
                 <h2 id={`tag-${slug(group.name)}-title`} className="text-lg font-semibold">
                   {group.name}
                 </h2>
@@ -175,7 +207,11 @@ export const ApiDocsPage = () => {
                 ) : null}
                 <div className="mt-4 grid gap-2">
                   {group.operations.map((entry) => (
-                    <OperationCard key={`${entry.method} ${entry.path}`} entry={entry} schemas={schemas} />
+                    <OperationCard
+                      key={`${entry.method} ${entry.path}`}
+                      entry={entry}
+                      schemas={schemas}
+                    />
                   ))}
                 </div>
               </section>

@@ -1,4 +1,10 @@
-import { httpMethods, type HttpMethod, type OpenApiDocument, type Operation, type Parameter } from '../api/get-openapi';
+import {
+  httpMethods,
+  type HttpMethod,
+  type OpenApiDocument,
+  type Operation,
+  type Parameter,
+} from '../api/get-openapi';
 
 export type OperationEntry = {
   method: HttpMethod;
@@ -7,7 +13,11 @@ export type OperationEntry = {
   parameters: Parameter[];
 };
 
-export type TagGroup = { name: string; description: string | undefined; operations: OperationEntry[] };
+export type TagGroup = {
+  name: string;
+  description: string | undefined;
+  operations: OperationEntry[];
+};
 
 const untagged = 'Other';
 

@@ -22,7 +22,17 @@ const typeLabel = (schema: JsonSchema, schemas: Record<string, JsonSchema>): str
     )
     .join(' | ');
   const withFormat = schema.format ? `${base || 'string'} (${schema.format})` : base;
-  const label = withFormat || (schema.oneOf ? 'one of' : schema.anyOf ? 'any of' : schema.allOf ? 'all of' : schema.properties ? 'object' : 'any');
+  const label =
+    withFormat ||
+    (schema.oneOf
+      ? 'one of'
+      : schema.anyOf
+        ? 'any of'
+        : schema.allOf
+          ? 'all of'
+          : schema.properties
+            ? 'object'
+            : 'any');
   return schema.nullable ? `${label} | null` : label;
 };
 
@@ -47,7 +57,9 @@ export const SchemaTree = ({ schema, schemas, depth = 0, seen = [] }: SchemaTree
     if (!target || seen.includes(name)) {
       return <code className="text-primary">{name}</code>;
     }
-    return <SchemaTree schema={target} schemas={schemas} depth={depth + 1} seen={[...seen, name]} />;
+    return (
+      <SchemaTree schema={target} schemas={schemas} depth={depth + 1} seen={[...seen, name]} />
+    );
   }
 
   const variants = schema.oneOf ?? schema.anyOf ?? schema.allOf;
@@ -88,7 +100,12 @@ export const SchemaTree = ({ schema, schemas, depth = 0, seen = [] }: SchemaTree
             ) : null}
             {needsExpansion(property) ? (
               <div className="mt-1 border-l pl-3">
-                <SchemaTree schema={expandable(property)} schemas={schemas} depth={depth + 1} seen={seen} />
+                <SchemaTree
+                  schema={expandable(property)}
+                  schemas={schemas}
+                  depth={depth + 1}
+                  seen={seen}
+                />
               </div>
             ) : null}
           </li>
@@ -108,10 +125,13 @@ export const SchemaTree = ({ schema, schemas, depth = 0, seen = [] }: SchemaTree
     );
   }
 
-  return <code className="font-mono text-xs text-muted-foreground">{typeLabel(schema, schemas)}</code>;
+  return (
+    <code className="font-mono text-xs text-muted-foreground">{typeLabel(schema, schemas)}</code>
+  );
 };
 
-const expandable = (schema: JsonSchema): JsonSchema => (schema.items && !schema.properties ? schema.items : schema);
+const expandable = (schema: JsonSchema): JsonSchema =>
+  schema.items && !schema.properties ? schema.items : schema;
 
 const needsExpansion = (schema: JsonSchema): boolean => {
   const inner = expandable(schema);

@@ -68,7 +68,8 @@ export const AuthPage = () => {
 
   const afterSignIn = async () => {
     const current = await refreshSession(queryClient).catch(() => null);
-    if (!current) toast.error(messages.auth.signInFailed, { description: messages.auth.sessionMissing });
+    if (!current)
+      toast.error(messages.auth.signInFailed, { description: messages.auth.sessionMissing });
   };
 
   const afterSignUp = async () => {

@@ -63,7 +63,12 @@ export const SignInForm = ({ onSignedIn, onForgotPassword }: SignInFormProps) =>
         </Button>
       </div>
       <Button type="submit" disabled={pending} className="w-full">
-        {pending ? <Spinner className="size-4 border-primary-foreground/40 border-t-primary-foreground" label="Signing in" /> : null}
+        {pending ? (
+          <Spinner
+            className="size-4 border-primary-foreground/40 border-t-primary-foreground"
+            label="Signing in"
+          />
+        ) : null}
         Sign in
       </Button>
     </form>

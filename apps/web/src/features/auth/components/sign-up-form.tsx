@@ -71,7 +71,12 @@ export const SignUpForm = ({ onSignedUp }: SignUpFormProps) => {
         onChange={(event) => setPassword(event.target.value)}
       />
       <Button type="submit" disabled={pending} className="w-full">
-        {pending ? <Spinner className="size-4 border-primary-foreground/40 border-t-primary-foreground" label="Creating your account" /> : null}
+        {pending ? (
+          <Spinner
+            className="size-4 border-primary-foreground/40 border-t-primary-foreground"
+            label="Creating your account"
+          />
+        ) : null}
         Sign up
       </Button>
     </form>

@@ -1,10 +1,10 @@
 import { createContext, useContext } from 'react';
-import type { AiProviderId } from '@/lib/providers';
+import type { ProviderId } from '@chorus/shared/providers';
 
 export type ChatContextValue = {
   /** The provider new conversations use; saved as `default_ai_provider`. */
-  provider: AiProviderId;
-  setProvider: (provider: AiProviderId) => void;
+  provider: ProviderId;
+  setProvider: (provider: ProviderId) => void;
 };
 
 export const ChatContext = createContext<ChatContextValue | null>(null);

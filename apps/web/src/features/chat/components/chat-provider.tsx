@@ -1,17 +1,18 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { storageKeys } from '@chorus/shared/storage-keys';
-import { defaultAiProvider, isAiProviderId, type AiProviderId } from '@/lib/providers';
+import { isProviderId, type ProviderId } from '@chorus/shared/providers';
+import { defaultAiProvider } from '@/lib/providers';
 import { storage } from '@/lib/storage';
 import { ChatContext } from './chat-context';
 
-const readProvider = (): AiProviderId => {
+const readProvider = (): ProviderId => {
   const stored = storage.get(storageKeys.defaultProvider);
-  return isAiProviderId(stored) ? stored : defaultAiProvider;
+  return isProviderId(stored) ? stored : defaultAiProvider;
 };
 
 export const ChatProvider = ({ children }: { children: ReactNode }) => {
-  const [provider, setProviderState] = useState<AiProviderId>(readProvider);
-  const setProvider = useCallback((next: AiProviderId) => {
+  const [provider, setProviderState] = useState<ProviderId>(readProvider);
+  const setProvider = useCallback((next: ProviderId) => {
     storage.set(storageKeys.defaultProvider, next);
     setProviderState(next);
   }, []);

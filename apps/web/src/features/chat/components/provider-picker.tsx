@@ -1,4 +1,5 @@
-import { aiProviders, isAiProviderId } from '@/lib/providers';
+import { isProviderId } from '@chorus/shared/providers';
+import { providerList } from '@/lib/providers';
 import { Label } from '@/components/ui/label';
 import { useChat } from './chat-context';
 
@@ -11,11 +12,11 @@ export const ProviderPicker = () => {
         id="default-provider"
         value={provider}
         onChange={(event) => {
-          if (isAiProviderId(event.target.value)) setProvider(event.target.value);
+          if (isProviderId(event.target.value)) setProvider(event.target.value);
         }}
         className="h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 dark:bg-input/30"
       >
-        {aiProviders.map((option) => (
+        {providerList.map((option) => (
           <option key={option.id} value={option.id}>
             {option.name}
           </option>

@@ -14,9 +14,7 @@ export const CustomAisPage = () => (
         <LinkButton to="/copy-api-keys" variant="outline">
           Manage API keys
         </LinkButton>
-        <LinkButton to="/chat">
-          Open chat
-        </LinkButton>
+        <LinkButton to="/chat">Open chat</LinkButton>
       </>
     }
   />

@@ -22,8 +22,8 @@ export const ErrorTelemetryTestPage = () => {
           <Bug aria-hidden="true" className="mb-2 size-8 text-muted-foreground" />
           <CardTitle>Trigger a rendering error</CardTitle>
           <CardDescription>
-            The button below makes this page throw while rendering. You should see the crash
-            screen; “Try Again” brings this page back.
+            The button below makes this page throw while rendering. You should see the crash screen;
+            “Try Again” brings this page back.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -2,7 +2,7 @@ import { ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
-import { aiProviders } from '@/lib/providers';
+import { providerList } from '@/lib/providers';
 
 type Topic = { question: string; answer: ReactNode };
 
@@ -26,7 +26,7 @@ const topics: Topic[] = [
   },
   {
     question: 'Which AI providers can I use?',
-    answer: `Chorus speaks to ${aiProviders.map((p) => p.name).join(', ')}. You choose the default provider in the chat; it is remembered on this device.`,
+    answer: `Chorus speaks to ${providerList.map((p) => p.name).join(', ')}. You choose the default provider in the chat; it is remembered on this device.`,
   },
   {
     question: 'Do I need my own API keys?',
@@ -83,7 +83,10 @@ export const HelpPage = () => (
     <PageHeader title="Help center" description="Answers to the questions people ask most." />
     <div className="divide-y rounded-xl border">
       {topics.map((topic) => (
-        <details key={topic.question} className="group px-5 py-4 [&_summary::-webkit-details-marker]:hidden">
+        <details
+          key={topic.question}
+          className="group px-5 py-4 [&_summary::-webkit-details-marker]:hidden"
+        >
           <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md font-medium">
             {topic.question}
             <ChevronRight

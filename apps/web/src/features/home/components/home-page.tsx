@@ -5,10 +5,30 @@ import { LinkButton } from '@/components/ui/link-button';
 import { useSession } from '@/lib/session';
 
 const destinations = [
-  { to: '/discover', icon: Compass, title: 'Discover', body: 'What people in this workspace share.' },
-  { to: '/trends', icon: TrendingUp, title: 'Trends', body: 'Which scenarios and providers are used most.' },
-  { to: '/scenarios-cookbook', icon: BookOpen, title: 'Scenarios cookbook', body: 'Prompt recipes for common jobs.' },
-  { to: '/help', icon: LifeBuoy, title: 'Help center', body: 'Answers to the questions people ask most.' },
+  {
+    to: '/discover',
+    icon: Compass,
+    title: 'Discover',
+    body: 'What people in this workspace share.',
+  },
+  {
+    to: '/trends',
+    icon: TrendingUp,
+    title: 'Trends',
+    body: 'Which scenarios and providers are used most.',
+  },
+  {
+    to: '/scenarios-cookbook',
+    icon: BookOpen,
+    title: 'Scenarios cookbook',
+    body: 'Prompt recipes for common jobs.',
+  },
+  {
+    to: '/help',
+    icon: LifeBuoy,
+    title: 'Help center',
+    body: 'Answers to the questions people ask most.',
+  },
 ];
 
 export const HomePage = () => {
@@ -17,7 +37,9 @@ export const HomePage = () => {
   return (
     <div>
       <PageHeader
-        title={signedIn ? `Welcome back${session.user.name ? `, ${session.user.name}` : ''}` : 'Home'}
+        title={
+          signedIn ? `Welcome back${session.user.name ? `, ${session.user.name}` : ''}` : 'Home'
+        }
         description="Everything in Chorus starts from here."
         actions={
           signedIn ? (

@@ -5,10 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { errorMessage } from '@/lib/api-error';
-import { aiProviders } from '@/lib/providers';
+import { providerName } from '@/lib/providers';
 import { copySystemApiKeys } from '@/lib/system-keys';
-
-const providerName = (id: string) => aiProviders.find((p) => p.id === id)?.name ?? id;
 
 export const CopyApiKeysPage = () => {
   const copy = useMutation({

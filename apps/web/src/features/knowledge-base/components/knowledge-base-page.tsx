@@ -14,9 +14,7 @@ export const KnowledgeBasePage = () => (
         <LinkButton to="/agents" variant="outline">
           See agents
         </LinkButton>
-        <LinkButton to="/chat">
-          Open chat
-        </LinkButton>
+        <LinkButton to="/chat">Open chat</LinkButton>
       </>
     }
   />

@@ -9,18 +9,50 @@ import {
   Workflow,
 } from 'lucide-react';
 import { LinkButton } from '@/components/ui/link-button';
-import { aiProviders } from '@/lib/providers';
+import { providerList } from '@/lib/providers';
 import { useSession } from '@/lib/session';
 
 const capabilities = [
-  { icon: MessageSquare, title: 'One chat, every model', body: 'Switch provider and model mid-project without changing tools.' },
-  { icon: KeyRound, title: 'Your keys or ours', body: 'Bring your own keys, or use the keys your administrator provides.' },
-  { icon: ScrollText, title: 'Prompt library', body: 'Save the prompts you reuse and run them anywhere in the app.' },
-  { icon: Bot, title: 'Agents and custom AIs', body: 'Package a model, instructions and tools into a reusable assistant.' },
-  { icon: Library, title: 'Knowledge base', body: 'Ground answers in your own documents, with sources.' },
-  { icon: Workflow, title: 'Workflows', body: 'Chain prompts, tools and agents into repeatable steps.' },
-  { icon: CalendarClock, title: 'Scheduled runs', body: 'Run prompts on a schedule and get the results by email.' },
-  { icon: FlaskConical, title: 'Test runner', body: 'Compare one prompt across providers side by side.' },
+  {
+    icon: MessageSquare,
+    title: 'One chat, every model',
+    body: 'Switch provider and model mid-project without changing tools.',
+  },
+  {
+    icon: KeyRound,
+    title: 'Your keys or ours',
+    body: 'Bring your own keys, or use the keys your administrator provides.',
+  },
+  {
+    icon: ScrollText,
+    title: 'Prompt library',
+    body: 'Save the prompts you reuse and run them anywhere in the app.',
+  },
+  {
+    icon: Bot,
+    title: 'Agents and custom AIs',
+    body: 'Package a model, instructions and tools into a reusable assistant.',
+  },
+  {
+    icon: Library,
+    title: 'Knowledge base',
+    body: 'Ground answers in your own documents, with sources.',
+  },
+  {
+    icon: Workflow,
+    title: 'Workflows',
+    body: 'Chain prompts, tools and agents into repeatable steps.',
+  },
+  {
+    icon: CalendarClock,
+    title: 'Scheduled runs',
+    body: 'Run prompts on a schedule and get the results by email.',
+  },
+  {
+    icon: FlaskConical,
+    title: 'Test runner',
+    body: 'Compare one prompt across providers side by side.',
+  },
 ];
 
 export const LandingPage = () => {
@@ -65,7 +97,10 @@ export const LandingPage = () => {
         </div>
       </section>
 
-      <section aria-labelledby="providers-heading" className="mx-auto w-full max-w-6xl px-4 py-16 sm:px-6">
+      <section
+        aria-labelledby="providers-heading"
+        className="mx-auto w-full max-w-6xl px-4 py-16 sm:px-6"
+      >
         <h2 id="providers-heading" className="text-center text-2xl font-semibold tracking-tight">
           The providers you already use
         </h2>
@@ -73,10 +108,10 @@ export const LandingPage = () => {
           Pick a default, switch per conversation, and see which model answers best.
         </p>
         <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {aiProviders.map((provider) => (
+          {providerList.map((provider) => (
             <li key={provider.id} className="rounded-xl border bg-card p-5">
               <p className="font-medium">{provider.name}</p>
-              <p className="mt-1 text-sm text-muted-foreground">{provider.blurb}</p>
+              <p className="mt-1 text-sm text-muted-foreground">{provider.description}</p>
             </li>
           ))}
         </ul>
@@ -84,7 +119,10 @@ export const LandingPage = () => {
 
       <section aria-labelledby="capabilities-heading" className="border-t bg-muted/40">
         <div className="mx-auto w-full max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="capabilities-heading" className="text-center text-2xl font-semibold tracking-tight">
+          <h2
+            id="capabilities-heading"
+            className="text-center text-2xl font-semibold tracking-tight"
+          >
             More than a chat box
           </h2>
           <ul className="mt-10 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-4">

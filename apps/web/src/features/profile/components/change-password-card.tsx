@@ -33,7 +33,9 @@ export const ChangePasswordCard = () => {
         onSuccess: () => {
           setCurrentPassword('');
           setNewPassword('');
-          toast.success('Password updated', { description: 'Your other sessions were signed out.' });
+          toast.success('Password updated', {
+            description: 'Your other sessions were signed out.',
+          });
         },
         onError: (error) =>
           toast.error(messages.auth.passwordUpdateFailed, {

@@ -35,7 +35,9 @@ export const ProfileForm = ({ profile, userId }: ProfileFormProps) => {
     <Card>
       <CardHeader>
         <CardTitle>Your details</CardTitle>
-        <CardDescription>Your public name is what others see on anything you share.</CardDescription>
+        <CardDescription>
+          Your public name is what others see on anything you share.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={submit} className="grid gap-4">

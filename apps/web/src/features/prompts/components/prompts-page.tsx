@@ -14,9 +14,7 @@ export const PromptsPage = () => (
         <LinkButton to="/scenarios-cookbook" variant="outline">
           Browse the cookbook
         </LinkButton>
-        <LinkButton to="/chat">
-          Open chat
-        </LinkButton>
+        <LinkButton to="/chat">Open chat</LinkButton>
       </>
     }
   />

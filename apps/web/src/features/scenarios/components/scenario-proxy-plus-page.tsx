@@ -11,9 +11,7 @@ export const ScenarioProxyPlusPage = () => (
     emptyBody="Comparison runs appear here, one column per provider. Pick a scenario from your list to compare it."
     actions={
       <>
-        <LinkButton to="/scenarios">
-          Go to scenarios
-        </LinkButton>
+        <LinkButton to="/scenarios">Go to scenarios</LinkButton>
       </>
     }
   />

@@ -11,9 +11,7 @@ export const ScenariosPage = () => (
     emptyBody="Scenarios you create or copy from the cookbook are listed here with their steps and last run. The cookbook is the quickest place to find one to start from."
     actions={
       <>
-        <LinkButton to="/scenarios-cookbook">
-          Browse the cookbook
-        </LinkButton>
+        <LinkButton to="/scenarios-cookbook">Browse the cookbook</LinkButton>
       </>
     }
   />

@@ -11,9 +11,7 @@ export const ScheduleRunsPage = () => (
     emptyBody="Each schedule is listed here with its prompt, provider, next run time and the result of its last run. A schedule runs a prompt from your library, so save one there first."
     actions={
       <>
-        <LinkButton to="/prompts">
-          Open the prompt library
-        </LinkButton>
+        <LinkButton to="/prompts">Open the prompt library</LinkButton>
       </>
     }
   />

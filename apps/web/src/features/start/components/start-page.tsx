@@ -38,7 +38,10 @@ export const StartPage = () => (
     <PageHeader title="Start" description="Four steps to a working Chorus workspace." />
     <ol className="grid gap-4">
       {steps.map((step, index) => (
-        <li key={step.to} className="flex flex-col gap-4 rounded-xl border bg-card p-5 sm:flex-row sm:items-center">
+        <li
+          key={step.to}
+          className="flex flex-col gap-4 rounded-xl border bg-card p-5 sm:flex-row sm:items-center"
+        >
           <div className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary/10 text-primary">
             <step.icon aria-hidden="true" className="size-5" />
           </div>

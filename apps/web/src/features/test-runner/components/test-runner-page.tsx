@@ -14,9 +14,7 @@ export const TestRunnerPage = () => (
         <LinkButton to="/copy-api-keys" variant="outline">
           Manage API keys
         </LinkButton>
-        <LinkButton to="/prompts">
-          Open the prompt library
-        </LinkButton>
+        <LinkButton to="/prompts">Open the prompt library</LinkButton>
       </>
     }
   />

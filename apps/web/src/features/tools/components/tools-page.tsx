@@ -14,9 +14,7 @@ export const ToolsPage = () => (
         <LinkButton to="/agents" variant="outline">
           See agents
         </LinkButton>
-        <LinkButton to="/workflows">
-          See workflows
-        </LinkButton>
+        <LinkButton to="/workflows">See workflows</LinkButton>
       </>
     }
   />

@@ -14,9 +14,7 @@ export const TrendsProxyPage = () => (
         <LinkButton to="/copy-api-keys" variant="outline">
           Manage API keys
         </LinkButton>
-        <LinkButton to="/trends">
-          See trends
-        </LinkButton>
+        <LinkButton to="/trends">See trends</LinkButton>
       </>
     }
   />

@@ -14,9 +14,7 @@ export const WorkflowsPage = () => (
         <LinkButton to="/tools" variant="outline">
           Set up tools
         </LinkButton>
-        <LinkButton to="/prompts">
-          Open the prompt library
-        </LinkButton>
+        <LinkButton to="/prompts">Open the prompt library</LinkButton>
       </>
     }
   />

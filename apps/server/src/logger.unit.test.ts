@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger.ts';
+
+/** A logger whose output is kept in memory, one parsed JSON line per entry. */
+const capture = () => {
+  const lines: string[] = [];
+  const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+  return { log, lines, entries: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+};
+
+describe('createLogger', () => {
+  it('redacts passwords, provider keys and cookies', () => {
+    const { log, lines, entries } = capture();
+    log.info({
+      password: 'hunter2-password',
+      apiKey: 'sk-secret',
+      headers: { cookie: 'chorus.session_token=cookie-secret' },
+    });
+
+    const output = lines.join('');
+    for (const secret of ['hunter2-password', 'sk-secret', 'cookie-secret']) {
+      expect(output).not.toContain(secret);
+    }
+    expect(entries()[0]).toMatchObject({
+      password: '[redacted]',
+      apiKey: '[redacted]',
+      headers: { cookie: '[redacted]' },
+    });
+  });
+
+  it('redacts secrets one level down, as in a logged request', () => {
+    const { log, lines } = capture();
+    log.warn(
+      {
+        req: { headers: { cookie: 'cookie-secret', authorization: 'Bearer bearer-secret' } },
+        body: { password: 'body-password', token: 'reset-token-secret', api_key: 'cipher-secret' },
+        newPassword: 'new-password-secret',
+        currentPassword: 'current-password-secret',
+        smtpUrl: 'smtp://user:smtp-secret@mail',
+        databaseUrl: 'postgres://user:db-secret@db/chorus',
+      },
+      'request failed',
+    );
+    const output = lines.join('');
+    expect(output).toContain('request failed');
+    for (const secret of [
+      'cookie-secret',
+      'bearer-secret',
+      'body-password',
+      'reset-token-secret',
+      'cipher-secret',
+      'new-password-secret',
+      'current-password-secret',
+      'smtp-secret',
+      'db-secret',
+    ]) {
+      expect(output, secret).not.toContain(secret);
+    }
+  });
+
+  it('keeps what is safe to read', () => {
+    const { log, entries } = capture();
+    log.info({ userId: 'user-1', provider: 'openai' }, 'default keys granted');
+    expect(entries()[0]).toMatchObject({
+      level: 30,
+      msg: 'default keys granted',
+      userId: 'user-1',
+      provider: 'openai',
+    });
+  });
+
+  it('writes nothing below its level', () => {
+    const lines: string[] = [];
+    const log = createLogger('silent', { write: (line: string) => void lines.push(line) });
+    log.error({ password: 'x' }, 'hidden');
+    expect(lines).toEqual([]);
+  });
+});

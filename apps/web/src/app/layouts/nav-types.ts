@@ -1,0 +1,4 @@
+import type { LucideIcon } from 'lucide-react';
+
+export type NavItem = { to: string; label: string; icon: LucideIcon; end?: boolean };
+export type NavSection = { title: string; items: NavItem[] };
