@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startAppServer, waitForHealthy } from './support/app-server.ts';
@@ -30,10 +30,23 @@ const createThrowawayFirstAccount = async (baseURL: string) => {
   }
 };
 
+/**
+ * Every test writes to its own unique address, so old mail never matches; only mail older
+ * than a day is removed (clearing the folder would break a run going on beside this one).
+ */
+const pruneOldMail = () => {
+  mkdirSync(mailDir, { recursive: true });
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(mailDir)) {
+    const file = join(mailDir, name);
+    if (statSync(file).mtimeMs < dayAgo) rmSync(file, { force: true });
+  }
+};
+
 export default async function globalSetup(_config: FullConfig) {
   const { appPort, smtpPort, baseURL } = ensureRunPorts();
   mkdirSync(e2eTmpDir, { recursive: true });
-  rmSync(mailDir, { recursive: true, force: true });
+  pruneOldMail();
 
   const smtp = await startSmtpServer(smtpPort, mailDir);
   runState.smtp = smtp;
