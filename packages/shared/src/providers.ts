@@ -76,7 +76,7 @@ export const providers: Record<ProviderId, ProviderEntry> = {
   },
   gemini: {
     id: 'gemini',
-    name: 'Google Gemini',
+    name: 'Gemini',
     description: "Google's Gemini models, with web search grounding.",
     icon: 'gem',
     color: '#4285f4',

@@ -208,7 +208,8 @@ export const runChat = async (
   const directives = readDirectives(lastUserText(input));
   if (directives.status === 429) return sendError(ctx, dialect.errors, 'rate-limit');
   if (directives.status === 500) return sendError(ctx, dialect.errors, 'server-error');
-  if (directives.alternating && dialect.alternatingError !== undefined) {
+  const alternating = directives.alternating || readKeyBehaviour(key).alternating;
+  if (alternating && dialect.alternatingError !== undefined) {
     return sendError(ctx, dialect.errors, 'bad-request', dialect.alternatingError);
   }
 

@@ -1,6 +1,12 @@
 /** OpenRouter at `/openrouter/api/v1`: OpenAI-style chat completions and its own model list shape. */
-import { runChat, runModelList, type ErrorDialect, type Provider } from './engine.ts';
-import { bearerToken } from './http.ts';
+import {
+  passKeyChecks,
+  runChat,
+  runModelList,
+  type ErrorDialect,
+  type Provider,
+} from './engine.ts';
+import { bearerToken, sendJson } from './http.ts';
 import { openAIChatDialect } from './openai-chat.ts';
 
 const errors: ErrorDialect = {
@@ -91,6 +97,23 @@ export const openrouter: Provider = {
           }),
           true,
         ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/key$/,
+      // OpenRouter's key endpoint: what a key is allowed to spend. The usual way to prove a key.
+      handle: async (ctx) => {
+        if (!(await passKeyChecks(ctx, errors, bearerToken(ctx.req)))) return;
+        sendJson(ctx.res, 200, {
+          data: {
+            label: 'sk-or-v1-…sim',
+            usage: 0,
+            limit: null,
+            is_free_tier: false,
+            rate_limit: { requests: 20, interval: '10s' },
+          },
+        });
+      },
     },
   ],
 };

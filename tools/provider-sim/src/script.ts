@@ -7,6 +7,8 @@ export type KeyBehaviour = {
   slow: boolean;
   emptyModels: boolean;
   badFormat: boolean;
+  /** Providers that enforce alternating roles answer their 400 about it, as for `[sim:alternating]`. */
+  alternating: boolean;
 };
 
 export const SLOW_KEY_DELAY_MS = 20_000;
@@ -20,6 +22,7 @@ export const readKeyBehaviour = (key: string | undefined): KeyBehaviour => {
     slow: k.includes('slow'),
     emptyModels: k.includes('empty-models'),
     badFormat: k.includes('badformat'),
+    alternating: k.includes('alternating'),
   };
 };
 

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { keyMessages } from '../messages.ts';
+import { providerIds, providers, type ProviderId } from '../providers.ts';
+
+export const providerIdSchema = z.enum(providerIds, {
+  error: `Unknown provider. Use one of: ${providerIds.join(', ')}`,
+});
+
+/** What the server says about a stored key: never the key, only a hint. */
+export const apiKeySummarySchema = z.object({
+  provider: providerIdSchema,
+  key_hint: z.string(),
+  model: z.string().nullable(),
+  source: z.enum(['user', 'default', 'system']),
+  updated_at: z.string(),
+});
+export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>;
+
+export const putApiKeySchema = z.object({
+  api_key: z.string().max(500, 'An API key is at most 500 characters'),
+  model: z.string().trim().max(200).nullable().optional(),
+});
+
+export const testApiKeySchema = z.object({
+  provider: providerIdSchema,
+  apiKey: z.string().max(500, 'An API key is at most 500 characters').default(''),
+});
+export const testApiKeyResultSchema = z.object({ valid: z.boolean(), message: z.string() });
+export type TestApiKeyResult = z.infer<typeof testApiKeyResultSchema>;
+
+const keyPrefixes: Partial<Record<ProviderId, string>> = {
+  openai: 'sk-',
+  deepseek: 'sk-',
+  perplexity: 'pplx-',
+};
+
+/** Spec §5's format rules; null when the key may be saved. Shared so the web says the same. */
+export const apiKeyFormatError = (provider: ProviderId, key: string): string | null => {
+  const name = providers[provider].name;
+  if (key.trim() === '') return keyMessages.emptyKey(name);
+  const prefix = keyPrefixes[provider];
+  if (prefix && !key.trim().startsWith(prefix)) return keyMessages.mustStartWith(name, prefix);
+  return null;
+};
