@@ -163,6 +163,11 @@ export const messages = pgTable(
   'messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * Write order. Timestamps tie (PGlite has millisecond clocks; `now()` is fixed per
+     * transaction), so a user message and its reply are ordered by this, never by time.
+     */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     conversation_id: uuid('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
@@ -181,7 +186,7 @@ export const messages = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('messages_conversation_created_idx').on(t.conversation_id, t.created_at, t.id),
+    index('messages_conversation_seq_idx').on(t.conversation_id, t.seq),
     index('messages_user_idx').on(t.user_id),
   ],
 );

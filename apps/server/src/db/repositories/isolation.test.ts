@@ -128,6 +128,24 @@ describe('MessagesRepository', () => {
     );
   });
 
+  it('returns messages in the order written, even when their timestamps tie', async () => {
+    const conversation = await new ConversationsRepository(t.db, a).create('Same instant');
+    const repo = new MessagesRepository(t.db, a);
+    const instant = new Date(Date.UTC(2025, 5, 1));
+    for (let i = 0; i < 12; i++) {
+      await repo.insert(conversation.id, {
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: `turn ${i}`,
+      });
+    }
+    await t.db
+      .update(messages)
+      .set({ created_at: instant })
+      .where(eq(messages.conversation_id, conversation.id));
+    const listed = await repo.list(conversation.id);
+    expect(listed.map((m) => m.content)).toEqual(Array.from({ length: 12 }, (_, i) => `turn ${i}`));
+  });
+
   it('deleting a conversation removes its messages', async () => {
     const convs = new ConversationsRepository(t.db, a);
     const conversation = await convs.create('Doomed chat');

@@ -15,7 +15,7 @@ export class MessagesRepository {
     private readonly userId: string,
   ) {}
 
-  /** Oldest first, page size 200 (spec §7, §9). */
+  /** In the order written, page size 200 (spec §7, §9). */
   async list(
     conversationId: string,
     page: { limit?: number; offset?: number } = {},
@@ -24,7 +24,7 @@ export class MessagesRepository {
       .select()
       .from(messages)
       .where(and(eq(messages.conversation_id, conversationId), eq(messages.user_id, this.userId)))
-      .orderBy(asc(messages.created_at), asc(messages.id))
+      .orderBy(asc(messages.seq))
       .limit(page.limit ?? messagePageSize)
       .offset(page.offset ?? 0);
   }
