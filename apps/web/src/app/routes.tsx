@@ -93,6 +93,10 @@ const CopyApiKeys = lazyPage(
   () => import('@/features/keys/components/copy-api-keys-page'),
   'CopyApiKeysPage',
 );
+const AdminUsers = lazyPage(
+  () => import('@/features/admin/components/admin-users-page'),
+  'AdminUsersPage',
+);
 const AdminSection = lazyPage(
   () => import('@/features/admin/components/admin-section-page'),
   'AdminSectionPage',
@@ -158,7 +162,7 @@ export const routes: RouteObject[] = [
             element: <AdminLayout />,
             children: [
               { index: true, element: <AdminSection section="overview" /> },
-              { path: 'users', element: <AdminSection section="users" /> },
+              { path: 'users', element: <AdminUsers /> },
               { path: 'api-keys', element: <AdminSection section="api-keys" /> },
               { path: 'pricing-plans', element: <AdminSection section="pricing-plans" /> },
               { path: 'usage-statistics', element: <AdminSection section="usage-statistics" /> },

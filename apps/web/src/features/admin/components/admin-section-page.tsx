@@ -6,7 +6,6 @@ import {
   ScrollText,
   Shield,
   TrendingUp,
-  Users,
   type LucideIcon,
 } from 'lucide-react';
 import { AreaPage } from '@/components/area-page';
@@ -15,7 +14,6 @@ import { useAdmin } from './admin-context';
 
 export type AdminSection =
   | 'overview'
-  | 'users'
   | 'api-keys'
   | 'pricing-plans'
   | 'usage-statistics'
@@ -41,15 +39,6 @@ const sections: Record<AdminSection, SectionCopy> = {
     emptyBody:
       'Each area of the back office is in the navigation: users and their roles, the system API keys, pricing plans, usage statistics, shared prompts and analytics. Every change you make there is written to the audit log.',
     next: { to: '/admin/users', label: 'Manage users' },
-  },
-  users: {
-    title: 'Users',
-    description: 'Every account with its role, plan and registration date.',
-    icon: Users,
-    emptyTitle: 'No user records loaded',
-    emptyBody:
-      'Accounts are listed here newest first, with their email, public name, role and plan, and you can change a role or plan from the list. Role changes are recorded in the audit log.',
-    next: { to: '/admin/pricing-plans', label: 'See pricing plans' },
   },
   'api-keys': {
     title: 'System API keys',
