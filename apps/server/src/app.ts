@@ -11,6 +11,8 @@ import { mountWebApp, type WebAssets } from './http/static.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
+import { apiKeysRouter } from './services/rest/api-keys/api-keys.index.ts';
+import { testApiKeyRouter } from './services/functions/test-api-key/test-api-key.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
 
@@ -133,8 +135,11 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   const rest = createRouter<AuthedEnv>()
     .route('/', profileRouter)
     .route('/', rpcRouter)
-    .route('/', adminUsersRouter);
-  const functions = createRouter<AuthedEnv>().route('/', copySystemApiKeysRouter);
+    .route('/', adminUsersRouter)
+    .route('/', apiKeysRouter);
+  const functions = createRouter<AuthedEnv>()
+    .route('/', copySystemApiKeysRouter)
+    .route('/', testApiKeyRouter);
   api.route('/rest/v1', rest).route('/functions/v1', functions);
   api.doc31('/rest/v1/openapi.json', {
     openapi: '3.1.0',

@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
 import type { Database } from './db/client.ts';
 import { createMailer } from './email/transport.ts';
 import type { Deps } from './http/app-env.ts';
@@ -20,6 +21,7 @@ export const createDeps = (config: Config, database: Database, log: Logger): Dep
     log,
     mailer,
     auth: createAuth({ db: database.db, config, mailer, log }),
+    box: createSecretBox(config.keyEncryptionSecret),
     limiters: createRateLimiters(
       database.sqlClient,
       database.driver === 'postgres' ? 'pool' : 'client',

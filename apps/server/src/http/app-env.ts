@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/client.ts';
 import type { Mailer } from '../email/transport.ts';
 import type { Logger } from '../logger.ts';
@@ -12,6 +13,8 @@ export type Deps = {
   auth: Auth;
   mailer: Mailer;
   limiters: RateLimiters;
+  /** Seals provider keys at rest. */
+  box: SecretBox;
 };
 
 export type SessionUser = Auth['$Infer']['Session']['user'];

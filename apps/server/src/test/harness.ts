@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -26,7 +27,12 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 /** The real app over a real database, driven in-process through `app.request`. */
 export const startTestApp = async (
-  opts: { env?: Record<string, string>; database?: Database } = {},
+  opts: {
+    env?: Record<string, string>;
+    database?: Database;
+    /** Where log lines go (with LOG_LEVEL in env), for tests that read them. */
+    logStream?: DestinationStream;
+  } = {},
 ) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-test-'));
   const database = opts.database ?? (await openTestDatabase());
@@ -38,7 +44,7 @@ export const startTestApp = async (
     NODE_ENV: 'test',
     ...opts.env,
   });
-  const deps: Deps = createDeps(config, database, createLogger(config.logLevel));
+  const deps: Deps = createDeps(config, database, createLogger(config.logLevel, opts.logStream));
   const app = createApp(deps);
 
   const client = (ip = nextIp()) => {

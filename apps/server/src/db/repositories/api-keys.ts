@@ -22,6 +22,53 @@ export class UserApiKeysRepository {
     return rows.map(mask);
   }
 
+  /** Stores a sealed key (never the plain key) with its hint; one row per provider. */
+  async upsert(row: {
+    provider: string;
+    sealed: string;
+    hint: string;
+    model: string | null;
+  }): Promise<MaskedApiKey> {
+    const [saved] = await this.db
+      .insert(userApiKeys)
+      .values({
+        user_id: this.userId,
+        provider: row.provider,
+        api_key: row.sealed,
+        key_hint: row.hint,
+        model: row.model,
+        source: 'user',
+      })
+      .onConflictDoUpdate({
+        target: [userApiKeys.user_id, userApiKeys.provider],
+        set: {
+          api_key: row.sealed,
+          key_hint: row.hint,
+          model: row.model,
+          source: 'user',
+          updated_at: new Date(),
+        },
+      })
+      .returning();
+    return mask(saved!);
+  }
+
+  /** The sealed key for server-side use only; callers open it with the secret box. */
+  async sealedKey(
+    provider: string,
+  ): Promise<Pick<UserApiKeyRow, 'api_key' | 'model' | 'source'> | undefined> {
+    const [row] = await this.db
+      .select({
+        api_key: userApiKeys.api_key,
+        model: userApiKeys.model,
+        source: userApiKeys.source,
+      })
+      .from(userApiKeys)
+      .where(and(eq(userApiKeys.user_id, this.userId), eq(userApiKeys.provider, provider)))
+      .limit(1);
+    return row;
+  }
+
   async remove(provider: string): Promise<boolean> {
     const deleted = await this.db
       .delete(userApiKeys)

@@ -1,0 +1,51 @@
+import type { ApiKeySummary } from '@chorus/shared/api/keys';
+import { apiKeyFormatError } from '@chorus/shared/api/keys';
+import { providers } from '@chorus/shared/providers';
+import { maskKey } from '../../../crypto/secret-box.ts';
+import { UserApiKeysRepository, type MaskedApiKey } from '../../../db/repositories/api-keys.ts';
+import type { AuthedEnv } from '../../../http/app-env.ts';
+import { ApiError } from '../../../http/errors.ts';
+import { createRouter } from '../../../http/openapi.ts';
+import { deleteApiKeyRoute, listApiKeysRoute, putApiKeyRoute } from './api-keys.routes.ts';
+
+const summary = (row: MaskedApiKey): ApiKeySummary => ({
+  provider: row.provider as ApiKeySummary['provider'],
+  key_hint: row.key_hint,
+  model: row.model,
+  source: row.source,
+  updated_at: row.updated_at.toISOString(),
+});
+
+export const apiKeysRouter = createRouter<AuthedEnv>()
+  .openapi(listApiKeysRoute, async (c) => {
+    const rows = await new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id).list();
+    return c.json(rows.map(summary), 200);
+  })
+  .openapi(putApiKeyRoute, async (c) => {
+    const { provider } = c.req.valid('param');
+    const { api_key, model } = c.req.valid('json');
+    const problem = apiKeyFormatError(provider, api_key);
+    if (problem) throw new ApiError(400, 'keys:invalid_format', problem);
+    const key = api_key.trim();
+    const saved = await new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id).upsert({
+      provider,
+      sealed: c.var.deps.box.seal(key),
+      hint: maskKey(key),
+      model: model || null,
+    });
+    return c.json(summary(saved), 200);
+  })
+  .openapi(deleteApiKeyRoute, async (c) => {
+    const { provider } = c.req.valid('param');
+    const removed = await new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id).remove(
+      provider,
+    );
+    if (!removed) {
+      throw new ApiError(
+        404,
+        'keys:not_found',
+        `You have no ${providers[provider].name} key saved.`,
+      );
+    }
+    return c.body(null, 204);
+  });

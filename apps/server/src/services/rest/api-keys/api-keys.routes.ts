@@ -1,0 +1,54 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiKeySummarySchema, providerIdSchema, putApiKeySchema } from '@chorus/shared/api/keys';
+import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
+import { requireUser } from '../../../http/session.ts';
+
+const tags = ['Keys'];
+const providerParam = z.object({ provider: providerIdSchema });
+
+export const listApiKeysRoute = createRoute({
+  method: 'get',
+  path: '/api-keys',
+  tags,
+  summary: "The signed-in user's provider keys, masked",
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonContent(z.array(apiKeySummarySchema), 'One entry per provider with a key'),
+    401: errorResponse('Not signed in'),
+  },
+});
+
+export const putApiKeyRoute = createRoute({
+  method: 'put',
+  path: '/api-keys/{provider}',
+  tags,
+  summary: 'Save (or replace) the key of one provider; stored encrypted',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: {
+    params: providerParam,
+    body: { content: { 'application/json': { schema: putApiKeySchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(apiKeySummarySchema, 'The saved key, masked'),
+    400: errorResponse('Empty key, wrong format or unknown provider'),
+    401: errorResponse('Not signed in'),
+  },
+});
+
+export const deleteApiKeyRoute = createRoute({
+  method: 'delete',
+  path: '/api-keys/{provider}',
+  tags,
+  summary: 'Remove the key of one provider',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: providerParam },
+  responses: {
+    204: { description: 'Removed' },
+    400: errorResponse('Unknown provider'),
+    401: errorResponse('Not signed in'),
+    404: errorResponse('No key saved for this provider'),
+  },
+});
