@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { messagePageSize } from '../limits.ts';
+import { providerIdSchema } from './keys.ts';
+
+export const conversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const listConversationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Opaque; the `next_cursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+  search: z.string().trim().max(200).optional(),
+});
+
+export const conversationPageSchema = z.object({
+  conversations: z.array(conversationSchema),
+  next_cursor: z.string().nullable(),
+});
+export type ConversationPage = z.infer<typeof conversationPageSchema>;
+
+export const createConversationSchema = z.object({
+  title: z.string().max(200, 'A title is at most 200 characters').optional(),
+});
+
+export const renameConversationSchema = z.object({
+  title: z.string().max(200, 'A title is at most 200 characters'),
+});
+
+export const sourceSchema = z.object({
+  url: z.string(),
+  title: z.string().optional(),
+});
+export type Source = z.infer<typeof sourceSchema>;
+
+export const messageRoles = ['user', 'assistant', 'system'] as const;
+export const messageStatuses = ['complete', 'streaming', 'interrupted', 'error'] as const;
+
+export const messageSchema = z.object({
+  id: z.string(),
+  conversation_id: z.string(),
+  user_id: z.string(),
+  content: z.string(),
+  role: z.enum(messageRoles),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  reply_to_id: z.string().nullable(),
+  sources: z.array(sourceSchema),
+  /** `interrupted`: stopped, failed or cut off by a restart, with the text received so far. */
+  status: z.enum(messageStatuses),
+  created_at: z.string(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const listMessagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(messagePageSize).default(messagePageSize),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+
+export const createMessageSchema = z.object({
+  content: z.string().max(200_000, 'A message is at most 200,000 characters'),
+  role: z.enum(messageRoles),
+  provider: providerIdSchema.nullable().optional(),
+  reply_to_id: z.uuid().nullable().optional(),
+  sources: z.array(sourceSchema).max(100).default([]),
+});
+
+/**
+ * `POST /functions/v1/chat`: the server holds the history. The client sends the new user text
+ * (or `regenerate` to answer the last user message again) and the model settings.
+ */
+export const chatRequestSchema = z
+  .object({
+    conversation_id: z.uuid(),
+    provider: providerIdSchema,
+    model: z.string().max(200).optional(),
+    text: z.string().max(200_000, 'A message is at most 200,000 characters').optional(),
+    regenerate: z.boolean().optional(),
+    /** Edit-and-resend: this user message and everything after it are replaced by `text`. */
+    edit_of: z.uuid().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    max_tokens: z.number().int().min(1).max(200_000).optional(),
+  })
+  .refine((r) => r.regenerate || (r.text ?? '').trim() !== '', {
+    message: 'Write a message first',
+    path: ['text'],
+  });
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** Metadata on the streamed assistant message, so the client knows the stored rows. */
+export const chatMessageMetadataSchema = z.object({
+  user_message_id: z.string().optional(),
+  assistant_message_id: z.string().optional(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+});
+export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
+
+export const openRouterModelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  context_length: z.number().nullable().optional(),
+});
+export const openRouterModelsSchema = z.object({ models: z.array(openRouterModelSchema) });
+export type OpenRouterModel = z.infer<typeof openRouterModelSchema>;
+
+export const aiProxyRequestSchema = z.object({
+  provider: providerIdSchema,
+  apiKey: z.string().max(500).optional(),
+  model: z.string().max(200).optional(),
+  messages: z
+    .array(z.object({ role: z.enum(messageRoles), content: z.string().max(200_000) }))
+    .min(1, 'Send at least one message')
+    .max(500),
+  /** Milliseconds; at most 2 minutes. */
+  timeout: z.number().int().min(1_000).max(120_000).default(20_000),
+});
+export const aiProxyResponseSchema = z.object({ response: z.string() });
