@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimitWindows, type RateLimitCategory } from '@chorus/shared/limits';
 import { messages } from '@chorus/shared/messages';
 import type { SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import type { AuthedEnv } from './app-env.ts';
 
 export type RateLimiters = Record<RateLimitCategory, RateLimiterPostgres>;
 
@@ -72,3 +74,16 @@ export const rateLimit = (
     await next();
   };
 };
+
+/** The `category` window keyed by the signed-in user (spec §9 limits are per user). */
+export const limitByUser = (category: RateLimitCategory) =>
+  createMiddleware<AuthedEnv>((c, next) =>
+    rateLimit(
+      c.var.deps.limiters[category],
+      category,
+      () => c.var.user.id,
+      c.var.deps.log,
+    )(c, next),
+  );
+
+export const rateLimitConversationCreate = limitByUser('conversation_create');

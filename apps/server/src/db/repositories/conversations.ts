@@ -1,6 +1,7 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, ilike, lt, or } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { conversations } from '../schema.ts';
+import { containsPattern } from '../like.ts';
+import { conversations, messages } from '../schema.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 
@@ -39,8 +40,15 @@ export class ConversationsRepository {
   }
 
   /** Newest first, keyset-paginated so the ten-thousandth conversation costs what the first does. */
-  async list(opts: { limit: number; after?: ConversationCursor }): Promise<ConversationRow[]> {
-    const owned = eq(conversations.user_id, this.userId);
+  async list(opts: {
+    limit: number;
+    after?: ConversationCursor;
+    search?: string;
+  }): Promise<ConversationRow[]> {
+    const pattern = opts.search ? containsPattern(opts.search) : null;
+    const owned = pattern
+      ? and(eq(conversations.user_id, this.userId), ilike(conversations.title, pattern))
+      : eq(conversations.user_id, this.userId);
     const page = opts.after
       ? and(
           owned,
@@ -70,12 +78,40 @@ export class ConversationsRepository {
     return row;
   }
 
-  /** Messages go with the conversation (foreign key cascade). */
+  /**
+   * Spec §4: the conversation's files, then its messages, then the conversation, all or nothing.
+   * (Files arrive with the storage service; until then a conversation owns none.)
+   */
   async delete(id: string): Promise<boolean> {
-    const deleted = await this.db
-      .delete(conversations)
-      .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
-      .returning({ id: conversations.id });
-    return deleted.length > 0;
+    return this.db.transaction(async (tx) => {
+      await tx
+        .delete(messages)
+        .where(and(eq(messages.conversation_id, id), eq(messages.user_id, this.userId)));
+      const deleted = await tx
+        .delete(conversations)
+        .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
+        .returning({ id: conversations.id });
+      return deleted.length > 0;
+    });
+  }
+
+  /** Moves the conversation to the top of the list's activity order. */
+  async touch(id: string): Promise<void> {
+    await this.db
+      .update(conversations)
+      .set({ updated_at: new Date() })
+      .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)));
   }
 }
+
+/** Cursors are opaque to clients: base64url of the last row's sort key. */
+export const encodeCursor = (row: { created_at: Date; id: string }): string =>
+  Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
+
+export const decodeCursor = (cursor: string): ConversationCursor | null => {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = iso ? new Date(iso) : null;
+  if (!createdAt || Number.isNaN(createdAt.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id))
+    return null;
+  return { created_at: createdAt, id };
+};

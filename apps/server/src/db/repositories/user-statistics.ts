@@ -1,6 +1,7 @@
 import { desc, ilike, or, sql } from 'drizzle-orm';
 import type { UserStatisticsRow } from '@chorus/shared/api/admin';
 import type { Db } from '../client.ts';
+import { containsPattern } from '../like.ts';
 import { userStatistics } from '../schema.ts';
 
 const iso = (v: Date | string | null): string | null =>
@@ -11,7 +12,7 @@ export const listUserStatistics = async (
   db: Db,
   opts: { limit: number; offset: number; search?: string },
 ): Promise<{ users: UserStatisticsRow[]; total: number }> => {
-  const pattern = opts.search ? `%${opts.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const pattern = opts.search ? containsPattern(opts.search) : null;
   const where = pattern
     ? or(
         ilike(userStatistics.email, pattern),

@@ -1,0 +1,3 @@
+/** A LIKE pattern matching `text` anywhere, with the user's own `%`, `_` and `\` taken literally. */
+export const containsPattern = (text: string): string =>
+  `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

@@ -1,0 +1,106 @@
+import type { Conversation } from '@chorus/shared/api/conversations';
+import {
+  ConversationsRepository,
+  decodeCursor,
+  encodeCursor,
+  type ConversationRow,
+} from '../../../db/repositories/conversations.ts';
+import { MessagesRepository } from '../../../db/repositories/messages.ts';
+import type { AuthedEnv } from '../../../http/app-env.ts';
+import { ApiError } from '../../../http/errors.ts';
+import { createRouter } from '../../../http/openapi.ts';
+import { toMessage } from '../../../http/serializers.ts';
+import {
+  createConversationRoute,
+  createMessageRoute,
+  deleteConversationRoute,
+  listConversationsRoute,
+  listMessagesRoute,
+  renameConversationRoute,
+} from './conversations.routes.ts';
+
+const isUuid = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+const notFound = () =>
+  new ApiError(404, 'conversations:not_found', 'This conversation does not exist or is not yours.');
+
+const toConversation = (row: ConversationRow): Conversation => ({
+  id: row.id,
+  title: row.title,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
+export const conversationsRouter = createRouter<AuthedEnv>()
+  .openapi(listConversationsRoute, async (c) => {
+    const { limit, cursor, search } = c.req.valid('query');
+    const after = cursor ? decodeCursor(cursor) : undefined;
+    if (after === null) {
+      throw new ApiError(
+        400,
+        'conversations:bad_cursor',
+        'The page cursor is not valid; start again from the first page.',
+      );
+    }
+    const repo = new ConversationsRepository(c.var.deps.database.db, c.var.user.id);
+    // One extra row tells whether another page exists without a count query.
+    const rows = await repo.list({ limit: limit + 1, after, search });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return c.json(
+      {
+        conversations: page.map(toConversation),
+        next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+      },
+      200,
+    );
+  })
+  .openapi(createConversationRoute, async (c) => {
+    const { title } = c.req.valid('json');
+    const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).create(
+      title,
+    );
+    return c.json(toConversation(row), 201);
+  })
+  .openapi(renameConversationRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) throw notFound();
+    const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).rename(
+      id,
+      c.req.valid('json').title,
+    );
+    if (!row) throw notFound();
+    return c.json(toConversation(row), 200);
+  })
+  .openapi(deleteConversationRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) throw notFound();
+    const deleted = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).delete(
+      id,
+    );
+    if (!deleted) throw notFound();
+    return c.body(null, 204);
+  })
+  .openapi(listMessagesRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) throw notFound();
+    const { db } = c.var.deps.database;
+    if (!(await new ConversationsRepository(db, c.var.user.id).get(id))) throw notFound();
+    const rows = await new MessagesRepository(db, c.var.user.id).list(id, c.req.valid('query'));
+    return c.json(rows.map(toMessage), 200);
+  })
+  .openapi(createMessageRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) throw notFound();
+    const body = c.req.valid('json');
+    const row = await new MessagesRepository(c.var.deps.database.db, c.var.user.id).insert(id, {
+      content: body.content,
+      role: body.role,
+      provider: body.provider ?? null,
+      reply_to_id: body.reply_to_id ?? null,
+      sources: body.sources,
+    });
+    if (!row) throw notFound();
+    return c.json(toMessage(row), 201);
+  });

@@ -1,0 +1,115 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  conversationPageSchema,
+  conversationSchema,
+  createConversationSchema,
+  createMessageSchema,
+  listConversationsQuerySchema,
+  listMessagesQuerySchema,
+  messageSchema,
+  renameConversationSchema,
+} from '@chorus/shared/api/conversations';
+import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
+import { rateLimitConversationCreate } from '../../../http/rate-limit.ts';
+import { requireUser } from '../../../http/session.ts';
+
+const tags = ['Conversations'];
+const idParam = z.object({ id: z.string().max(100) });
+const json = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+});
+
+export const listConversationsRoute = createRoute({
+  method: 'get',
+  path: '/conversations',
+  tags,
+  summary: 'The signed-in user’s conversations, newest first, one page at a time',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { query: listConversationsQuerySchema },
+  responses: {
+    200: jsonContent(conversationPageSchema, 'A page; pass `next_cursor` as `cursor` for the next'),
+    400: errorResponse('Invalid query or cursor'),
+    401: errorResponse('Authentication required - please sign in again'),
+  },
+});
+
+export const createConversationRoute = createRoute({
+  method: 'post',
+  path: '/conversations',
+  tags,
+  summary:
+    "Start a conversation ('New Conversation' without a title, 'New Chat' + time when empty)",
+  security: sessionCookie,
+  middleware: [requireUser, rateLimitConversationCreate] as const,
+  request: json(createConversationSchema),
+  responses: {
+    201: jsonContent(conversationSchema, 'The new conversation'),
+    400: errorResponse('Invalid input'),
+    401: errorResponse('Not signed in'),
+    429: errorResponse('Too many conversations created in a minute'),
+  },
+});
+
+export const renameConversationRoute = createRoute({
+  method: 'patch',
+  path: '/conversations/{id}',
+  tags,
+  summary: 'Rename a conversation',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam, ...json(renameConversationSchema) },
+  responses: {
+    200: jsonContent(conversationSchema, 'The renamed conversation'),
+    400: errorResponse('Invalid input'),
+    401: errorResponse('Authentication required'),
+    404: errorResponse('No such conversation'),
+  },
+});
+
+export const deleteConversationRoute = createRoute({
+  method: 'delete',
+  path: '/conversations/{id}',
+  tags,
+  summary: 'Delete a conversation with its messages (all or nothing)',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam },
+  responses: {
+    204: { description: 'Deleted' },
+    401: errorResponse('Not signed in'),
+    404: errorResponse('No such conversation'),
+  },
+});
+
+export const listMessagesRoute = createRoute({
+  method: 'get',
+  path: '/conversations/{id}/messages',
+  tags,
+  summary: 'Messages of a conversation in the order written (pages of at most 200)',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam, query: listMessagesQuerySchema },
+  responses: {
+    200: jsonContent(z.array(messageSchema), 'A page of messages'),
+    400: errorResponse('Invalid query'),
+    401: errorResponse('Authentication required'),
+    404: errorResponse('No such conversation'),
+  },
+});
+
+export const createMessageRoute = createRoute({
+  method: 'post',
+  path: '/conversations/{id}/messages',
+  tags,
+  summary: 'Add a message to a conversation',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam, ...json(createMessageSchema) },
+  responses: {
+    201: jsonContent(messageSchema, 'The stored message'),
+    400: errorResponse('Invalid input'),
+    401: errorResponse('Authentication required'),
+    404: errorResponse('No such conversation'),
+  },
+});
