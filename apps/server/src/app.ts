@@ -13,6 +13,7 @@ import { copySystemApiKeysRouter } from './services/functions/copy-system-api-ke
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
 import { apiKeysRouter } from './services/rest/api-keys/api-keys.index.ts';
 import { testApiKeyRouter } from './services/functions/test-api-key/test-api-key.index.ts';
+import { conversationsRouter } from './services/rest/conversations/conversations.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
 
@@ -136,7 +137,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', profileRouter)
     .route('/', rpcRouter)
     .route('/', adminUsersRouter)
-    .route('/', apiKeysRouter);
+    .route('/', apiKeysRouter)
+    .route('/', conversationsRouter);
   const functions = createRouter<AuthedEnv>()
     .route('/', copySystemApiKeysRouter)
     .route('/', testApiKeyRouter);
