@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './test/harness.ts';
+import { startProviderSim } from '@chorus/provider-sim';
+import { providerEnv, startTestApp, type TestApp } from './test/harness.ts';
 
 let t: TestApp;
+let sim: Awaited<ReturnType<typeof startProviderSim>>;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Outbound calls go to the simulator, so the sweeps below exercise our input handling only.
+  sim = await startProviderSim({ port: 0 });
+  t = await startTestApp({ env: providerEnv(sim.baseUrls) });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
 
 type OpenApiDocument = {
   openapi: string;

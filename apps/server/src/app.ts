@@ -11,8 +11,15 @@ import { mountWebApp, type WebAssets } from './http/static.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
+import { adminApiKeysRouter } from './services/rest/admin/api-keys/api-keys.index.ts';
+import { getDefaultApiKeyRouter } from './services/functions/get-default-api-key/get-default-api-key.index.ts';
+import { getEnabledProvidersRouter } from './services/functions/get-enabled-providers/get-enabled-providers.index.ts';
+import { getSystemApiKeyRouter } from './services/functions/get-system-api-key/get-system-api-key.index.ts';
 import { apiKeysRouter } from './services/rest/api-keys/api-keys.index.ts';
 import { testApiKeyRouter } from './services/functions/test-api-key/test-api-key.index.ts';
+import { aiApiProxyRouter } from './services/functions/ai-api-proxy/ai-api-proxy.index.ts';
+import { openRouterModelsRouter } from './services/functions/openrouter-models/openrouter-models.index.ts';
+import { chatRouter } from './services/functions/chat/chat.index.ts';
 import { conversationsRouter } from './services/rest/conversations/conversations.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
@@ -137,11 +144,18 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', profileRouter)
     .route('/', rpcRouter)
     .route('/', adminUsersRouter)
+    .route('/', adminApiKeysRouter)
     .route('/', apiKeysRouter)
     .route('/', conversationsRouter);
   const functions = createRouter<AuthedEnv>()
     .route('/', copySystemApiKeysRouter)
-    .route('/', testApiKeyRouter);
+    .route('/', getDefaultApiKeyRouter)
+    .route('/', getSystemApiKeyRouter)
+    .route('/', getEnabledProvidersRouter)
+    .route('/', testApiKeyRouter)
+    .route('/', chatRouter)
+    .route('/', aiApiProxyRouter)
+    .route('/', openRouterModelsRouter);
   api.route('/rest/v1', rest).route('/functions/v1', functions);
   api.doc31('/rest/v1/openapi.json', {
     openapi: '3.1.0',

@@ -4,9 +4,11 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
 import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
+import { seedSystemKeys } from './services/keys/seed-system-keys.ts';
 
 const start = async () => {
   let config;
@@ -23,6 +25,9 @@ const start = async () => {
   const database = openDatabase(config);
   log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
   await database.migrate();
+  const interrupted = await interruptAbandonedReplies(database.db);
+  if (interrupted > 0)
+    log.warn({ interrupted }, 'replies cut off by the last stop are kept as interrupted');
 
   const here = path.dirname(fileURLToPath(import.meta.url));
   const webDir = config.webDistDir
@@ -33,6 +38,7 @@ const start = async () => {
     log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
 
   const deps = createDeps(config, database, log);
+  await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
   const app = createApp(deps, web);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');

@@ -44,3 +44,32 @@ export const openTestDatabase = async (): Promise<Database> => {
     },
   };
 };
+
+/** A fresh, empty PostgreSQL database for a server started in a child process. */
+export const createPostgresDatabaseUrl = async (): Promise<{
+  url: string;
+  drop(): Promise<void>;
+}> => {
+  const name = `chorus_test_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: adminUrl() });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+};

@@ -137,3 +137,9 @@ export const startTestApp = async (
     },
   };
 };
+
+/** The `*_BASE_URL` variables that point every provider at a running provider simulator. */
+export const providerEnv = (baseUrls: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(baseUrls).map(([id, url]) => [`${id.toUpperCase()}_BASE_URL`, url]),
+  );

@@ -42,3 +42,40 @@ export const apiKeyFormatError = (provider: ProviderId, key: string): string | n
   if (prefix && !key.trim().startsWith(prefix)) return keyMessages.mustStartWith(name, prefix);
   return null;
 };
+
+/** Where the key used for a provider comes from; `none` is a provider that needs no key (Ollama). */
+export const keySourceSchema = z.enum(['user', 'default', 'system', 'none']);
+export type KeySource = z.infer<typeof keySourceSchema>;
+
+/** One provider as the signed-in user can use it: `source` null means no key is available. */
+export const providerAvailabilitySchema = z.object({
+  provider: providerIdSchema,
+  enabled: z.boolean(),
+  source: keySourceSchema.nullable(),
+  key_hint: z.string().nullable(),
+});
+export type ProviderAvailability = z.infer<typeof providerAvailabilitySchema>;
+
+export const providerRequestSchema = z.object({ provider: providerIdSchema });
+
+/** get-default-api-key and get-system-api-key: `api_key` is the masked hint, never the key. */
+export const adminKeyAvailabilitySchema = z.object({
+  provider: providerIdSchema,
+  available: z.boolean(),
+  api_key: z.string().nullable(),
+});
+export type AdminKeyAvailability = z.infer<typeof adminKeyAvailabilitySchema>;
+
+export const enabledProvidersSchema = z.object({ providers: z.array(providerIdSchema) });
+export type EnabledProviders = z.infer<typeof enabledProvidersSchema>;
+
+/** Spec §9: the enabled-providers list is cached 60 s, and this list stands in on a rate limit. */
+export const enabledProvidersCacheMs = 60_000;
+export const enabledProvidersFallback: ProviderId[] = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'deepseek',
+  'mistral',
+  'perplexity',
+];

@@ -1,10 +1,17 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, notExists } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { systemApiKeys, userApiKeys } from '../schema.ts';
+import { systemApiKeys, userApiKeyGrants, userApiKeys } from '../schema.ts';
 
 export type UserApiKeyRow = typeof userApiKeys.$inferSelect;
 /** What may leave the server: never the ciphertext, never the key. */
 export type MaskedApiKey = Omit<UserApiKeyRow, 'api_key'>;
+/** An admin default key granted to the user, as far as the user may know it. */
+export type GrantedKey = {
+  provider: string;
+  key_hint: string;
+  model: string | null;
+  updated_at: Date;
+};
 
 const mask = ({ api_key: _secret, ...rest }: UserApiKeyRow): MaskedApiKey => rest;
 
@@ -37,36 +44,33 @@ export class UserApiKeysRepository {
         api_key: row.sealed,
         key_hint: row.hint,
         model: row.model,
-        source: 'user',
       })
       .onConflictDoUpdate({
         target: [userApiKeys.user_id, userApiKeys.provider],
-        set: {
-          api_key: row.sealed,
-          key_hint: row.hint,
-          model: row.model,
-          source: 'user',
-          updated_at: new Date(),
-        },
+        set: { api_key: row.sealed, key_hint: row.hint, model: row.model, updated_at: new Date() },
       })
       .returning();
     return mask(saved!);
   }
 
-  /** The sealed key for server-side use only; callers open it with the secret box. */
-  async sealedKey(
-    provider: string,
-  ): Promise<Pick<UserApiKeyRow, 'api_key' | 'model' | 'source'> | undefined> {
-    const [row] = await this.db
+  /** The user's own sealed keys for server-side use only; callers open them with the secret box. */
+  async sealedKeys(
+    providers?: string[],
+  ): Promise<Pick<UserApiKeyRow, 'provider' | 'api_key' | 'key_hint' | 'model'>[]> {
+    return this.db
       .select({
+        provider: userApiKeys.provider,
         api_key: userApiKeys.api_key,
+        key_hint: userApiKeys.key_hint,
         model: userApiKeys.model,
-        source: userApiKeys.source,
       })
       .from(userApiKeys)
-      .where(and(eq(userApiKeys.user_id, this.userId), eq(userApiKeys.provider, provider)))
-      .limit(1);
-    return row;
+      .where(
+        and(
+          eq(userApiKeys.user_id, this.userId),
+          providers ? inArray(userApiKeys.provider, providers) : undefined,
+        ),
+      );
   }
 
   async remove(provider: string): Promise<boolean> {
@@ -78,29 +82,66 @@ export class UserApiKeysRepository {
   }
 
   /**
-   * Gives the user a row for every provider that has an admin `default` key and for which the
-   * user has no key yet. The ciphertext is copied as it is; it never leaves the server.
+   * Grants the user every admin `default` key not granted yet, by reference: no ciphertext is
+   * copied, so a rotated or deleted admin key takes effect for every grantee at once. Returns the
+   * providers newly granted. The user's own keys are untouched and still come first.
    */
-  async copyDefaultKeys(): Promise<string[]> {
-    const defaults = await this.db
-      .select()
+  async grantDefaultKeys(): Promise<string[]> {
+    const ungranted = await this.db
+      .select({ id: systemApiKeys.id, provider: systemApiKeys.provider })
       .from(systemApiKeys)
-      .where(eq(systemApiKeys.kind, 'default'));
-    if (defaults.length === 0) return [];
+      .where(
+        and(
+          eq(systemApiKeys.kind, 'default'),
+          notExists(
+            this.db
+              .select({ id: userApiKeyGrants.id })
+              .from(userApiKeyGrants)
+              .where(
+                and(
+                  eq(userApiKeyGrants.user_id, this.userId),
+                  eq(userApiKeyGrants.system_key_id, systemApiKeys.id),
+                ),
+              ),
+          ),
+        ),
+      );
+    if (ungranted.length === 0) return [];
     const inserted = await this.db
-      .insert(userApiKeys)
-      .values(
-        defaults.map((d) => ({
-          user_id: this.userId,
-          provider: d.provider,
-          api_key: d.api_key,
-          key_hint: d.key_hint,
-          model: d.model,
-          source: 'default' as const,
-        })),
-      )
+      .insert(userApiKeyGrants)
+      .values(ungranted.map((k) => ({ user_id: this.userId, system_key_id: k.id })))
       .onConflictDoNothing()
-      .returning({ provider: userApiKeys.provider });
-    return inserted.map((r) => r.provider).sort();
+      .returning({ system_key_id: userApiKeyGrants.system_key_id });
+    const granted = new Set(inserted.map((r) => r.system_key_id));
+    return ungranted
+      .filter((k) => granted.has(k.id))
+      .map((k) => k.provider)
+      .sort();
+  }
+
+  /** The admin default keys granted to this user, masked. */
+  async grantedKeys(): Promise<GrantedKey[]> {
+    return (await this.sealedGrantedKeys()).map(({ api_key: _secret, ...rest }) => rest);
+  }
+
+  /** The granted default keys with their ciphertext, for server-side use only. */
+  async sealedGrantedKeys(providers?: string[]): Promise<(GrantedKey & { api_key: string })[]> {
+    return this.db
+      .select({
+        provider: systemApiKeys.provider,
+        api_key: systemApiKeys.api_key,
+        key_hint: systemApiKeys.key_hint,
+        model: systemApiKeys.model,
+        updated_at: systemApiKeys.updated_at,
+      })
+      .from(userApiKeyGrants)
+      .innerJoin(systemApiKeys, eq(systemApiKeys.id, userApiKeyGrants.system_key_id))
+      .where(
+        and(
+          eq(userApiKeyGrants.user_id, this.userId),
+          eq(systemApiKeys.kind, 'default'),
+          providers ? inArray(systemApiKeys.provider, providers) : undefined,
+        ),
+      );
   }
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagePageSize } from '@chorus/shared/limits';
 import { messages as spec } from '@chorus/shared/messages';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { conversations, messages, profiles, userApiKeys } from '../schema.ts';
+import { conversations, messages, profiles, systemApiKeys, userApiKeys } from '../schema.ts';
 import { UserApiKeysRepository } from './api-keys.ts';
 import {
   conversationTitle,
@@ -197,6 +197,30 @@ describe('UserApiKeysRepository', () => {
     const annKeys = await new UserApiKeysRepository(t.db, a).list();
     expect(annKeys.map((k) => k.provider)).toContain('mistral');
     expect(JSON.stringify(annKeys)).not.toContain('ciphertext-of-ann');
+  });
+});
+
+describe('UserApiKeysRepository grants', () => {
+  it("never shows, uses or changes another user's grants of the admin default keys", async () => {
+    await t.db.insert(systemApiKeys).values({
+      provider: 'deepseek',
+      kind: 'default',
+      api_key: 'ciphertext-of-admin',
+      key_hint: 'sk-…adm1',
+    });
+    const anns = new UserApiKeysRepository(t.db, a);
+    const bobs = new UserApiKeysRepository(t.db, b);
+    expect(await anns.grantDefaultKeys()).toEqual(['deepseek']);
+
+    expect(await bobs.grantedKeys()).toEqual([]);
+    expect(await bobs.sealedGrantedKeys(['deepseek'])).toEqual([]);
+    expect(await bobs.sealedKeys(['deepseek'])).toEqual([]);
+    expect(await bobs.grantDefaultKeys()).toEqual(['deepseek']);
+    expect(await anns.grantDefaultKeys()).toEqual([]);
+
+    const annGranted = await anns.grantedKeys();
+    expect(annGranted).toEqual([expect.objectContaining({ provider: 'deepseek' })]);
+    expect(JSON.stringify(annGranted)).not.toContain('ciphertext-of-admin');
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte } from 'drizzle-orm';
 import { messagePageSize } from '@chorus/shared/limits';
 import type { Db } from '../client.ts';
 import { conversations, messages } from '../schema.ts';
@@ -51,4 +51,93 @@ export class MessagesRepository {
       .returning({ id: messages.id });
     return deleted.length;
   }
+
+  async get(id: string): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, id), eq(messages.user_id, this.userId)))
+      .limit(1);
+    return row;
+  }
+
+  /** The last `limit` messages, oldest first: the context sent to a model. */
+  async recent(conversationId: string, limit: number): Promise<MessageRow[]> {
+    const rows = await this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversation_id, conversationId), eq(messages.user_id, this.userId)))
+      .orderBy(desc(messages.seq))
+      .limit(limit);
+    return rows.reverse();
+  }
+
+  async lastOfRole(
+    conversationId: string,
+    role: MessageRow['role'],
+  ): Promise<MessageRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversation_id, conversationId),
+          eq(messages.user_id, this.userId),
+          eq(messages.role, role),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(1);
+    return row;
+  }
+
+  async update(
+    id: string,
+    patch: Partial<Pick<MessageRow, 'content' | 'status' | 'sources' | 'model'>>,
+  ): Promise<void> {
+    await this.db
+      .update(messages)
+      .set(patch)
+      .where(and(eq(messages.id, id), eq(messages.user_id, this.userId)));
+  }
+
+  /** Removes `message` and everything written after it in its conversation (edit-and-resend). */
+  deleteFrom(message: Pick<MessageRow, 'conversation_id' | 'seq'>): Promise<number> {
+    return this.deleteWhereSeq(message, gte);
+  }
+
+  /** Removes everything written after `message` in its conversation (regenerate). */
+  deleteAfter(message: Pick<MessageRow, 'conversation_id' | 'seq'>): Promise<number> {
+    return this.deleteWhereSeq(message, gt);
+  }
+
+  private async deleteWhereSeq(
+    message: Pick<MessageRow, 'conversation_id' | 'seq'>,
+    compare: typeof gt,
+  ): Promise<number> {
+    const deleted = await this.db
+      .delete(messages)
+      .where(
+        and(
+          eq(messages.conversation_id, message.conversation_id),
+          eq(messages.user_id, this.userId),
+          compare(messages.seq, message.seq),
+        ),
+      )
+      .returning({ id: messages.id });
+    return deleted.length;
+  }
 }
+
+/**
+ * After a crash no reply may stay `streaming` (ARCHITECTURE §5): at start, replies left streaming
+ * keep the text saved so far and become `interrupted`. Runs before the server takes requests.
+ */
+export const interruptAbandonedReplies = async (db: Db): Promise<number> => {
+  const rows = await db
+    .update(messages)
+    .set({ status: 'interrupted' })
+    .where(eq(messages.status, 'streaming'))
+    .returning({ id: messages.id });
+  return rows.length;
+};

@@ -9,7 +9,7 @@ export const copySystemApiKeysRouter = createRouter<AuthedEnv>().openapi(
     const copied = await new UserApiKeysRepository(
       c.var.deps.database.db,
       c.var.user.id,
-    ).copyDefaultKeys();
+    ).grantDefaultKeys();
     if (copied.length > 0)
       c.var.deps.log.info({ userId: c.var.user.id, copied }, 'default keys granted');
     return c.json({ copied }, 200);

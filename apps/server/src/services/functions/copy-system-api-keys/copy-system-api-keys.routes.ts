@@ -7,9 +7,9 @@ export const copySystemApiKeysRoute = createRoute({
   method: 'post',
   path: '/copy-system-api-keys',
   tags: ['Keys'],
-  summary: 'Give the signed-in user the admin default key of each provider they have no key for',
+  summary: 'Grant the signed-in user the admin default keys, by reference',
   description:
-    'Called once after sign-up. Idempotent: keys the user already has are kept. Returns the providers that were granted a key (none when no default keys exist). Keys are never returned.',
+    "Called once after sign-up. No key is copied: the user is granted each admin default key, so rotating or removing it reaches every grantee at once. The user's own keys still come first. Idempotent. Returns the providers newly granted (none when no default keys exist). Keys are never returned.",
   security: sessionCookie,
   middleware: [requireUser] as const,
   responses: {

@@ -1,26 +1,57 @@
 import type { ApiKeySummary } from '@chorus/shared/api/keys';
 import { apiKeyFormatError } from '@chorus/shared/api/keys';
-import { providers } from '@chorus/shared/providers';
+import { providerIds, providers } from '@chorus/shared/providers';
 import { maskKey } from '../../../crypto/secret-box.ts';
-import { UserApiKeysRepository, type MaskedApiKey } from '../../../db/repositories/api-keys.ts';
+import {
+  UserApiKeysRepository,
+  type GrantedKey,
+  type MaskedApiKey,
+} from '../../../db/repositories/api-keys.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { deleteApiKeyRoute, listApiKeysRoute, putApiKeyRoute } from './api-keys.routes.ts';
+import { describeProviderKeys } from '../../keys/resolve-key.ts';
+import {
+  apiKeyAvailabilityRoute,
+  deleteApiKeyRoute,
+  listApiKeysRoute,
+  putApiKeyRoute,
+} from './api-keys.routes.ts';
 
-const summary = (row: MaskedApiKey): ApiKeySummary => ({
+const summary = (
+  row: MaskedApiKey | GrantedKey,
+  source: ApiKeySummary['source'],
+): ApiKeySummary => ({
   provider: row.provider as ApiKeySummary['provider'],
   key_hint: row.key_hint,
   model: row.model,
-  source: row.source,
+  source,
   updated_at: row.updated_at.toISOString(),
 });
 
 export const apiKeysRouter = createRouter<AuthedEnv>()
   .openapi(listApiKeysRoute, async (c) => {
-    const rows = await new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id).list();
-    return c.json(rows.map(summary), 200);
+    const repo = new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id);
+    const [own, granted] = await Promise.all([repo.list(), repo.grantedKeys()]);
+    const ownProviders = new Set(own.map((k) => k.provider));
+    return c.json(
+      [
+        ...own.map((k) => summary(k, 'user')),
+        ...granted.filter((k) => !ownProviders.has(k.provider)).map((k) => summary(k, 'default')),
+      ],
+      200,
+    );
   })
+  .openapi(apiKeyAvailabilityRoute, async (c) =>
+    c.json(
+      await describeProviderKeys({
+        db: c.var.deps.database.db,
+        userId: c.var.user.id,
+        providerIds,
+      }),
+      200,
+    ),
+  )
   .openapi(putApiKeyRoute, async (c) => {
     const { provider } = c.req.valid('param');
     const { api_key, model } = c.req.valid('json');
@@ -33,7 +64,7 @@ export const apiKeysRouter = createRouter<AuthedEnv>()
       hint: maskKey(key),
       model: model || null,
     });
-    return c.json(summary(saved), 200);
+    return c.json(summary(saved, 'user'), 200);
   })
   .openapi(deleteApiKeyRoute, async (c) => {
     const { provider } = c.req.valid('param');

@@ -1,5 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { apiKeySummarySchema, providerIdSchema, putApiKeySchema } from '@chorus/shared/api/keys';
+import {
+  apiKeySummarySchema,
+  providerAvailabilitySchema,
+  providerIdSchema,
+  putApiKeySchema,
+} from '@chorus/shared/api/keys';
 import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
 import { requireUser } from '../../../http/session.ts';
 
@@ -11,10 +16,27 @@ export const listApiKeysRoute = createRoute({
   path: '/api-keys',
   tags,
   summary: "The signed-in user's provider keys, masked",
+  description:
+    "One entry per provider: the user's own key (`source: user`), else the admin default key granted to them (`source: default`).",
   security: sessionCookie,
   middleware: [requireUser] as const,
   responses: {
     200: jsonContent(z.array(apiKeySummarySchema), 'One entry per provider with a key'),
+    401: errorResponse('Not signed in'),
+  },
+});
+
+export const apiKeyAvailabilityRoute = createRoute({
+  method: 'get',
+  path: '/api-keys/availability',
+  tags,
+  summary: 'For each of the eight providers: enabled or not, and which key a call would use',
+  description:
+    '`source` is what resolution picks (user, then a granted default, then the system key); `none` is a provider that needs no key (Ollama); null means no key is available. Only masked hints are returned.',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonContent(z.array(providerAvailabilitySchema), 'All eight providers, catalogue order'),
     401: errorResponse('Not signed in'),
   },
 });

@@ -5,7 +5,7 @@ import { startProviderSim } from '@chorus/provider-sim';
 import type { ApiKeySummary, TestApiKeyResult } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
 import { userApiKeys } from '../../../db/schema.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { providerEnv, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 const CANARY = 'sk-canary-5f1e0c7d9a2b4e6f8a0c';
 const logLines: string[] = [];
@@ -17,9 +17,7 @@ beforeAll(async () => {
   t = await startTestApp({
     env: {
       LOG_LEVEL: 'trace',
-      ...Object.fromEntries(
-        Object.entries(sim.baseUrls).map(([id, url]) => [`${id.toUpperCase()}_BASE_URL`, url]),
-      ),
+      ...providerEnv(sim.baseUrls),
     },
     logStream: new Writable({
       write(chunk, _enc, done) {

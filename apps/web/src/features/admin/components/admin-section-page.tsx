@@ -10,6 +10,7 @@ import {
 } from 'lucide-react';
 import { AreaPage } from '@/components/area-page';
 import { LinkButton } from '@/components/ui/link-button';
+import { AdminApiKeysPage } from './admin-api-keys-page';
 import { useAdmin } from './admin-context';
 
 export type AdminSection =
@@ -96,7 +97,7 @@ const sections: Record<AdminSection, SectionCopy> = {
   },
 };
 
-export const AdminSectionPage = ({ section }: { section: AdminSection }) => {
+const SectionPlaceholder = ({ section }: { section: AdminSection }) => {
   const copy = sections[section];
   const { isSuperAdmin } = useAdmin();
   const superAdminOnly = section === 'super-admin' && !isSuperAdmin;
@@ -115,3 +116,7 @@ export const AdminSectionPage = ({ section }: { section: AdminSection }) => {
     />
   );
 };
+
+/** The admin areas; the ones already built render their page, the rest describe what is coming. */
+export const AdminSectionPage = ({ section }: { section: AdminSection }) =>
+  section === 'api-keys' ? <AdminApiKeysPage /> : <SectionPlaceholder section={section} />;

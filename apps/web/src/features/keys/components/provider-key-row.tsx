@@ -127,7 +127,7 @@ export const ProviderKeyRow = ({
               <KeyRound aria-hidden="true" />
               Save
             </Button>
-            {saved ? (
+            {saved?.source === 'user' ? (
               <Button type="button" variant="ghost" disabled={remove.isPending} onClick={onRemove}>
                 Remove
               </Button>
