@@ -6,6 +6,7 @@ import type { Deps } from './http/app-env.ts';
 import { createRateLimiters } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
 import { createAuth } from './services/auth/auth.ts';
+import { createRealtime } from './services/realtime/hub.ts';
 
 /** Wires the services over one database; used by main.ts and by the integration tests alike. */
 export const createDeps = (config: Config, database: Database, log: Logger): Deps => {
@@ -22,6 +23,7 @@ export const createDeps = (config: Config, database: Database, log: Logger): Dep
     mailer,
     auth: createAuth({ db: database.db, config, mailer, log }),
     box: createSecretBox(config.keyEncryptionSecret),
+    realtime: createRealtime(database, log),
     limiters: createRateLimiters(
       database.sqlClient,
       database.driver === 'postgres' ? 'pool' : 'client',

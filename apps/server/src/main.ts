@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -8,6 +9,7 @@ import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
 import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
+import { sessionAuthenticator } from './services/realtime/authenticate.ts';
 import { seedSystemKeys } from './services/keys/seed-system-keys.ts';
 
 const start = async () => {
@@ -44,6 +46,8 @@ const start = async () => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
   });
 
+  await deps.realtime.attach(server as Server, sessionAuthenticator(deps));
+
   server.on('error', (error: NodeJS.ErrnoException) => {
     log.fatal(
       { code: error.code, port: config.port },
@@ -61,6 +65,8 @@ const start = async () => {
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Open sockets would hold close() open; they are told the server is going away.
+    void deps.realtime.close();
     server.close(async () => {
       deps.mailer.close();
       await database.close();

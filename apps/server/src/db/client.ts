@@ -26,6 +26,11 @@ export type Database = {
   sqlClient: SqlClient;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel; NOTIFY from any connection (any server instance) reaches `onPayload`.
+   * Resolves to an unsubscribe function.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 };
 
 /** Migrations sit beside the sources (`apps/server/drizzle`) and beside the bundle (`dist/drizzle`). */
@@ -46,6 +51,7 @@ export const connectPostgres = (url: string): Database => {
     sqlClient: pool,
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
     close: () => pool.end(),
+    listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
   };
 };
 
@@ -71,6 +77,45 @@ export const openPglite = (dataDir: string | undefined): Database => {
     },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     close: () => client.close(),
+    async listen(channel, onPayload) {
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
+  };
+};
+
+/**
+ * A dedicated connection for LISTEN (a pooled one would be handed to other queries). If it drops
+ * it reconnects after a second and listens again, so notifications resume after a database restart.
+ */
+const listenPostgres = async (
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> => {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+    });
+    c.on('error', () => {
+      void c.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1_000);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 };
 

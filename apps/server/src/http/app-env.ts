@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import type { Mailer } from '../email/transport.ts';
 import type { Logger } from '../logger.ts';
 import type { Auth } from '../services/auth/auth.ts';
+import type { Realtime } from '../services/realtime/hub.ts';
 import type { RateLimiters } from './rate-limit.ts';
 
 export type Deps = {
@@ -15,6 +16,7 @@ export type Deps = {
   limiters: RateLimiters;
   /** Seals provider keys at rest. */
   box: SecretBox;
+  realtime: Realtime;
 };
 
 export type SessionUser = Auth['$Infer']['Session']['user'];

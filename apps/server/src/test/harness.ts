@@ -132,6 +132,7 @@ export const startTestApp = async (
     outboxFor,
     async close() {
       deps.mailer.close();
+      await deps.realtime.close();
       if (!opts.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -13,6 +13,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { getLanguageModel } from '../../../providers/registry.ts';
 import { resolveProviderKey } from '../../keys/resolve-key.ts';
+import { messageChange } from '../../realtime/changes.ts';
 import { chatRoute } from './chat.routes.ts';
 import { describeProviderError } from './provider-errors.ts';
 
@@ -38,7 +39,12 @@ const toModelMessages = (rows: MessageRow[]): ModelMessage[] =>
  * Writes the reply as it grows, one write at a time, at most once per interval; the last write
  * (finish, stop or failure) always lands after every partial one.
  */
-const replyWriter = (repo: MessagesRepository, id: string, onError: (e: unknown) => void) => {
+const replyWriter = (
+  repo: MessagesRepository,
+  id: string,
+  onError: (e: unknown) => void,
+  onFinished: () => Promise<void>,
+) => {
   let text = '';
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +70,7 @@ const replyWriter = (repo: MessagesRepository, id: string, onError: (e: unknown)
       finished = true;
       clearTimeout(timer);
       timer = undefined;
-      return enqueue({ content: text, ...patch });
+      return enqueue({ content: text, ...patch }).then(onFinished);
     },
   };
 };
@@ -104,6 +110,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
 
   // The user's message is committed before any provider is called.
   let userMessage: MessageRow | undefined;
+  let removed: MessageRow | undefined;
   if (body.regenerate) {
     userMessage = await messages.lastOfRole(conversation.id, 'user');
     if (!userMessage)
@@ -112,7 +119,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         'chat:nothing_to_regenerate',
         'There is no message to answer again yet.',
       );
-    await messages.deleteAfter(userMessage);
+    if ((await messages.deleteAfter(userMessage)) > 0) removed = userMessage;
   } else {
     if (body.edit_of) {
       const edited = isUuid(body.edit_of) ? await messages.get(body.edit_of) : undefined;
@@ -124,6 +131,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         );
       }
       await messages.deleteFrom(edited);
+      removed = edited;
     }
     userMessage = await messages.insert(conversation.id, {
       role: 'user',
@@ -141,14 +149,24 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     status: 'streaming',
   }))!;
   await conversations.touch(conversation.id);
+  const publish = (
+    type: 'INSERT' | 'UPDATE' | 'DELETE',
+    row: { id: string; conversation_id: string },
+  ) => deps.realtime.publish(user.id, messageChange(type, row));
+  if (removed) await publish('DELETE', removed);
+  await publish('INSERT', userMessage!);
+  await publish('INSERT', reply);
 
   const log = deps.log.child({
     userId: user.id,
     conversationId: conversation.id,
     provider: body.provider,
   });
-  const writer = replyWriter(messages, reply.id, (err) =>
-    log.error({ err }, 'saving the reply failed'),
+  const writer = replyWriter(
+    messages,
+    reply.id,
+    (err) => log.error({ err }, 'saving the reply failed'),
+    () => publish('UPDATE', reply),
   );
   const metadata: ChatMessageMetadata = {
     user_message_id: userMessage!.id,

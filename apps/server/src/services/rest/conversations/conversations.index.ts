@@ -10,6 +10,7 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { toMessage } from '../../../http/serializers.ts';
+import { conversationChange, messageChange } from '../../realtime/changes.ts';
 import {
   createConversationRoute,
   createMessageRoute,
@@ -61,6 +62,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).create(
       title,
     );
+    await c.var.deps.realtime.publish(c.var.user.id, conversationChange('INSERT', row.id));
     return c.json(toConversation(row), 201);
   })
   .openapi(renameConversationRoute, async (c) => {
@@ -71,6 +73,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       c.req.valid('json').title,
     );
     if (!row) throw notFound();
+    await c.var.deps.realtime.publish(c.var.user.id, conversationChange('UPDATE', row.id));
     return c.json(toConversation(row), 200);
   })
   .openapi(deleteConversationRoute, async (c) => {
@@ -80,6 +83,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       id,
     );
     if (!deleted) throw notFound();
+    await c.var.deps.realtime.publish(c.var.user.id, conversationChange('DELETE', id));
     return c.body(null, 204);
   })
   .openapi(listMessagesRoute, async (c) => {
@@ -102,5 +106,6 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       sources: body.sources,
     });
     if (!row) throw notFound();
+    await c.var.deps.realtime.publish(c.var.user.id, messageChange('INSERT', row));
     return c.json(toMessage(row), 201);
   });

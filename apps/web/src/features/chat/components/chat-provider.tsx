@@ -3,6 +3,7 @@ import { storageKeys } from '@chorus/shared/storage-keys';
 import { isProviderId, type ProviderId } from '@chorus/shared/providers';
 import { defaultAiProvider } from '@/lib/providers';
 import { storage } from '@/lib/storage';
+import type { LiveChat } from '../hooks/live-chat';
 import { ChatContext } from './chat-context';
 
 const readProvider = (): ProviderId => {
@@ -12,10 +13,14 @@ const readProvider = (): ProviderId => {
 
 export const ChatProvider = ({ children }: { children: ReactNode }) => {
   const [provider, setProviderState] = useState<ProviderId>(readProvider);
+  const [liveChats] = useState(() => new Map<string, LiveChat>());
   const setProvider = useCallback((next: ProviderId) => {
     storage.set(storageKeys.defaultProvider, next);
     setProviderState(next);
   }, []);
-  const value = useMemo(() => ({ provider, setProvider }), [provider, setProvider]);
+  const value = useMemo(
+    () => ({ provider, setProvider, liveChats }),
+    [provider, setProvider, liveChats],
+  );
   return <ChatContext.Provider value={value}>{children}</ChatContext.Provider>;
 };

@@ -1,0 +1,130 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { RealtimeChange } from '@chorus/shared/api/realtime';
+import type { Database } from '../../db/client.ts';
+import type { Logger } from '../../logger.ts';
+
+export const REALTIME_PATH = '/realtime/v1';
+const CHANNEL = 'chorus_realtime';
+/** Server-side liveness check; clients send their own heartbeat every 30 s (spec §9). */
+const PING_INTERVAL_MS = 30_000;
+const MAX_SOCKETS_PER_USER = 20;
+
+type Envelope = { user_id: string; change: RealtimeChange };
+
+export type Realtime = {
+  /** Tells every instance that `userId`'s data changed; only that user's sockets hear it. */
+  publish(userId: string, change: RealtimeChange): Promise<void>;
+  /** Accepts WebSocket upgrades at /realtime/v1 on the HTTP server. */
+  attach(server: Server, authenticate: Authenticate): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type Authenticate = (
+  req: IncomingMessage,
+) => Promise<{ userId: string } | { status: 401 | 403 }>;
+
+/**
+ * Changes travel through Postgres NOTIFY, so N server instances fan out the same events
+ * (ARCHITECTURE §6, §8). Payloads carry ids only: clients refetch what they show.
+ */
+export const createRealtime = (database: Database, log: Logger): Realtime => {
+  const sockets = new Map<string, Set<WebSocket>>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
+  let unlisten: (() => Promise<void>) | undefined;
+  let pinger: NodeJS.Timeout | undefined;
+
+  const deliver = (payload: string) => {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch {
+      return;
+    }
+    const message = JSON.stringify({ type: 'change', change: envelope.change });
+    for (const socket of sockets.get(envelope.user_id) ?? []) {
+      if (socket.readyState === socket.OPEN) socket.send(message);
+    }
+  };
+
+  const refuse = (socket: Duplex, status: 401 | 403 | 404 | 429) => {
+    const text = {
+      401: 'Unauthorized',
+      403: 'Forbidden',
+      404: 'Not Found',
+      429: 'Too Many Requests',
+    }[status];
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+
+  const register = (userId: string, socket: WebSocket) => {
+    const own = sockets.get(userId) ?? new Set<WebSocket>();
+    own.add(socket);
+    sockets.set(userId, own);
+    const alive = socket as WebSocket & { isAlive?: boolean };
+    alive.isAlive = true;
+    socket.on('pong', () => (alive.isAlive = true));
+    socket.on('message', (data) => {
+      alive.isAlive = true;
+      // Spec §9 heartbeat: the client says it is there and expects an answer.
+      if (String(data).includes('"heartbeat"'))
+        socket.send(JSON.stringify({ type: 'heartbeat_ack' }));
+    });
+    socket.on('close', () => {
+      own.delete(socket);
+      if (own.size === 0) sockets.delete(userId);
+    });
+    socket.send(JSON.stringify({ type: 'ready' }));
+  };
+
+  return {
+    async publish(userId, change) {
+      const envelope: Envelope = { user_id: userId, change };
+      try {
+        await database.db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`);
+      } catch (err) {
+        // Realtime is a convenience: the change itself is already stored.
+        log.warn({ err }, 'realtime publish failed');
+      }
+    },
+    async attach(server, authenticate) {
+      unlisten = await database.listen(CHANNEL, deliver);
+      pinger = setInterval(() => {
+        for (const own of sockets.values()) {
+          for (const s of own) {
+            const alive = s as WebSocket & { isAlive?: boolean };
+            if (alive.isAlive === false) s.terminate();
+            else {
+              alive.isAlive = false;
+              s.ping();
+            }
+          }
+        }
+      }, PING_INTERVAL_MS);
+      pinger.unref();
+      server.on('upgrade', (req, socket, head) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        if (path !== REALTIME_PATH) return refuse(socket, 404);
+        authenticate(req)
+          .then((who) => {
+            if ('status' in who) return refuse(socket, who.status);
+            if ((sockets.get(who.userId)?.size ?? 0) >= MAX_SOCKETS_PER_USER)
+              return refuse(socket, 429);
+            wss.handleUpgrade(req, socket, head, (ws) => register(who.userId, ws));
+          })
+          .catch((err: unknown) => {
+            log.warn({ err }, 'realtime upgrade failed');
+            refuse(socket, 401);
+          });
+      });
+    },
+    async close() {
+      clearInterval(pinger);
+      for (const own of sockets.values()) for (const s of own) s.close(1001, 'server stopping');
+      wss.close();
+      await unlisten?.();
+    },
+  };
+};

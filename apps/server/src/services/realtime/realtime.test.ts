@@ -1,0 +1,110 @@
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Conversation } from '@chorus/shared/api/conversations';
+import { startTestApp, TEST_APP_URL, type TestApp } from '../../test/harness.ts';
+import { sessionAuthenticator } from './authenticate.ts';
+
+let t: TestApp;
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(s as Server),
+    );
+  });
+  await t.deps.realtime.attach(server, sessionAuthenticator(t.deps));
+  url = `ws://127.0.0.1:${(server.address() as { port: number }).port}/realtime/v1`;
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((r) => server.close(r));
+});
+
+type Received = { type: string; change?: { table: string; type: string; id: string } };
+
+/** Opens a socket as `user` and collects what it hears. */
+const connect = (cookies: Map<string, string>, origin = TEST_APP_URL) =>
+  new Promise<{ ws: WebSocket; heard: Received[] }>((resolve, reject) => {
+    const ws = new WebSocket(url, {
+      headers: { origin, cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    const heard: Received[] = [];
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as Received;
+      heard.push(msg);
+      if (msg.type === 'ready') resolve({ ws, heard });
+    });
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.on('error', reject);
+  });
+
+const eventually = async (check: () => boolean, ms = 2_000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('not heard in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('/realtime/v1', () => {
+  it("tells a user's other tabs about their changes within a second, and nobody else", async () => {
+    const ann = await t.user('rt-ann@example.com');
+    const bob = await t.user('rt-bob@example.com');
+    const annTab = await connect(ann.cookies);
+    const bobTab = await connect(bob.cookies);
+
+    const started = Date.now();
+    const conv = (await ann.post<Conversation>('/rest/v1/conversations', { title: 'Live' })).body;
+    await eventually(() => annTab.heard.some((m) => m.change?.id === conv.id));
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(annTab.heard.find((m) => m.change?.id === conv.id)?.change).toMatchObject({
+      table: 'conversations',
+      type: 'INSERT',
+    });
+
+    await ann.post(`/rest/v1/conversations/${conv.id}/messages`, {
+      content: 'secret words',
+      role: 'user',
+    });
+    await eventually(() => annTab.heard.some((m) => m.change?.table === 'messages'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bobTab.heard.filter((m) => m.type === 'change')).toEqual([]);
+    expect(JSON.stringify(annTab.heard)).not.toContain('secret words');
+    annTab.ws.close();
+    bobTab.ws.close();
+  });
+
+  it('refuses sockets without a session or from another origin', async () => {
+    await expect(connect(new Map())).rejects.toThrow('HTTP 401');
+    const ann = await t.user('rt-origin@example.com');
+    await expect(connect(ann.cookies, 'https://evil.example')).rejects.toThrow('HTTP 403');
+  });
+
+  it('answers the client heartbeat', async () => {
+    const ann = await t.user('rt-heartbeat@example.com');
+    const tab = await connect(ann.cookies);
+    tab.ws.send(JSON.stringify({ type: 'heartbeat' }));
+    await eventually(() => tab.heard.some((m) => m.type === 'heartbeat_ack'));
+    tab.ws.close();
+  });
+
+  it('delivers changes made through another server instance on the same database', async () => {
+    const other = await startTestApp({ database: t.database });
+    try {
+      const ann = await t.user('rt-multi@example.com');
+      const tab = await connect(ann.cookies);
+      const viaOther = other.client(ann.ip);
+      for (const [k, v] of ann.cookies) viaOther.cookies.set(k, v);
+      const conv = (await viaOther.post<Conversation>('/rest/v1/conversations', {})).body;
+      await eventually(() => tab.heard.some((m) => m.change?.id === conv.id));
+      tab.ws.close();
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { chatRequestSchema } from '@chorus/shared/api/conversations';
+import { buildChatRequest, type ChatSendOptions } from './chat-request';
+
+const conversationId = '0b9f6a4e-6f0e-4a53-9d0c-1b7c2f0e2a11';
+const userMessageId = '5e2b1c1a-7f3d-4c61-8a8e-2f9d3b6c4d21';
+
+const options: ChatSendOptions = {
+  conversationId,
+  provider: 'anthropic',
+  settings: { model: 'claude-haiku-4-5', temperature: 0.4, topP: undefined, maxTokens: 800 },
+};
+
+describe('the chat request body', () => {
+  it('sends only the new text and the settings: the server holds the history', () => {
+    const body = buildChatRequest(options, 'submit-message', 'Hello there');
+    expect(body).toEqual({
+      conversation_id: conversationId,
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      temperature: 0.4,
+      max_tokens: 800,
+      text: 'Hello there',
+    });
+    expect(chatRequestSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('asks to answer the last user message again on regenerate, without text', () => {
+    const body = buildChatRequest(options, 'regenerate-message', 'ignored');
+    expect(body).toEqual({
+      conversation_id: conversationId,
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      temperature: 0.4,
+      max_tokens: 800,
+      regenerate: true,
+    });
+    expect(chatRequestSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('names the replaced message and carries the new text on edit-and-resend', () => {
+    const body = buildChatRequest({ ...options, editOf: userMessageId }, 'submit-message', 'Fixed');
+    expect(body).toMatchObject({ edit_of: userMessageId, text: 'Fixed' });
+    expect(body).not.toHaveProperty('regenerate');
+    expect(chatRequestSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('includes top P only when the user set one', () => {
+    const body = buildChatRequest(
+      { ...options, settings: { ...options.settings, topP: 0.8, maxTokens: undefined } },
+      'submit-message',
+      'Hi',
+    );
+    expect(body.top_p).toBe(0.8);
+    expect(body).not.toHaveProperty('max_tokens');
+  });
+});

@@ -1,0 +1,28 @@
+import { keyMessages, messages } from '@chorus/shared/messages';
+import { isApiError } from '@/lib/api-error';
+
+export type ChatErrorView =
+  { kind: 'missing-key' } | { kind: 'not-found' } | { kind: 'message'; text: string };
+
+/** What the chat says when a send fails: before the stream (JSON 4xx) or during it. */
+export const describeChatError = (error: Error): ChatErrorView => {
+  if (isApiError(error)) {
+    if (error.code === 'keys:missing') return { kind: 'missing-key' };
+    if (error.status === 404) return { kind: 'not-found' };
+    if (error.status === 401) return { kind: 'message', text: messages.auth.requiredSignInAgain };
+    if (error.status === 429) {
+      return {
+        kind: 'message',
+        text:
+          error.retryAfterSeconds === undefined
+            ? keyMessages.rateLimited
+            : messages.rateLimit.operation('Chat', error.retryAfterSeconds),
+      };
+    }
+    return { kind: 'message', text: error.message };
+  }
+  return {
+    kind: 'message',
+    text: `The reply stopped: ${error.message || 'the connection was lost'}. What arrived is saved; you can regenerate it.`,
+  };
+};
