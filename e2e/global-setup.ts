@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { startProviderSim } from '@chorus/provider-sim';
 import { startAppServer, waitForHealthy } from './support/app-server.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { ensureRunPorts } from './support/env.ts';
@@ -51,6 +52,14 @@ export default async function globalSetup(_config: FullConfig) {
   const smtp = await startSmtpServer(smtpPort, mailDir);
   runState.smtp = smtp;
 
+  // Every provider call goes to the offline simulator of the providers' real HTTP APIs.
+  // A small delay between chunks, so replies visibly stream as they would from a provider.
+  const sim = await startProviderSim({ port: 0, host: '127.0.0.1', chunkDelayMs: 15 });
+  runState.sim = sim;
+  const providerUrls = Object.fromEntries(
+    Object.entries(sim.baseUrls).map(([id, url]) => [`${id.toUpperCase()}_BASE_URL`, url]),
+  );
+
   const dataDir = mkdtempSync(join(e2eTmpDir, 'data-'));
   runState.dataDir = dataDir;
   const server = startAppServer(
@@ -62,6 +71,7 @@ export default async function globalSetup(_config: FullConfig) {
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      ...providerUrls,
     },
     join(e2eTmpDir, 'server.log'),
   );
@@ -73,6 +83,8 @@ export default async function globalSetup(_config: FullConfig) {
     // Stop what we started here; teardown then finds nothing left to stop.
     server.child.kill('SIGKILL');
     await stopSmtpServer(smtp);
+    await sim.close();
+    runState.sim = undefined;
     runState.server = undefined;
     runState.smtp = undefined;
     throw error;

@@ -4,11 +4,12 @@ import { runState } from './support/run-state.ts';
 import { stopSmtpServer } from './support/smtp.ts';
 
 export default async function globalTeardown() {
-  const { server, smtp, dataDir } = runState;
+  const { server, smtp, sim, dataDir } = runState;
   try {
     if (server) await stopAppServer(server);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   } finally {
     if (smtp) await stopSmtpServer(smtp);
+    if (sim) await sim.close();
   }
 }

@@ -1,7 +1,13 @@
 import type { SMTPServer } from 'smtp-server';
+import type { startProviderSim } from '@chorus/provider-sim';
 import type { AppServer } from './app-server.ts';
 
-type RunState = { server?: AppServer; smtp?: SMTPServer; dataDir?: string };
+type RunState = {
+  server?: AppServer;
+  smtp?: SMTPServer;
+  sim?: Awaited<ReturnType<typeof startProviderSim>>;
+  dataDir?: string;
+};
 
 const holder = globalThis as typeof globalThis & { __chorusE2eRunState?: RunState };
 

@@ -4,6 +4,7 @@ import { isProviderId, type ProviderId } from '@chorus/shared/providers';
 import { defaultAiProvider } from '@/lib/providers';
 import { storage } from '@/lib/storage';
 import type { LiveChat } from '../hooks/live-chat';
+import { useRealtimeSync } from '../hooks/use-realtime-sync';
 import { ChatContext } from './chat-context';
 
 const readProvider = (): ProviderId => {
@@ -14,6 +15,7 @@ const readProvider = (): ProviderId => {
 export const ChatProvider = ({ children }: { children: ReactNode }) => {
   const [provider, setProviderState] = useState<ProviderId>(readProvider);
   const [liveChats] = useState(() => new Map<string, LiveChat>());
+  useRealtimeSync(liveChats);
   const setProvider = useCallback((next: ProviderId) => {
     storage.set(storageKeys.defaultProvider, next);
     setProviderState(next);
