@@ -10,6 +10,9 @@ import { createRealtime } from './services/realtime/hub.ts';
 
 /** Wires the services over one database; used by main.ts and by the integration tests alike. */
 export const createDeps = (config: Config, database: Database, log: Logger): Deps => {
+  // Provider warnings (an unsupported setting for a model, say) belong in our logs, not stderr.
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) =>
+    log.debug({ provider, model, warnings }, 'model call warnings');
   const mailer = createMailer({
     db: database.db,
     smtpUrl: config.smtpUrl,

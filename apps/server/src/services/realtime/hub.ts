@@ -105,6 +105,9 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
       }, PING_INTERVAL_MS);
       pinger.unref();
       server.on('upgrade', (req, socket, head) => {
+        // A client may reset the connection while we are still authenticating it; an 'error'
+        // without a listener would take the whole process down.
+        socket.on('error', () => socket.destroy());
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         if (path !== REALTIME_PATH) return refuse(socket, 404);
         authenticate(req)

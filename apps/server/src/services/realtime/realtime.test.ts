@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { connect as connectTcp } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -83,6 +84,36 @@ describe('/realtime/v1', () => {
     await expect(connect(new Map())).rejects.toThrow('HTTP 401');
     const ann = await t.user('rt-origin@example.com');
     await expect(connect(ann.cookies, 'https://evil.example')).rejects.toThrow('HTTP 403');
+  });
+
+  it('survives clients that reset the connection in the middle of the upgrade', async () => {
+    const ann = await t.user('rt-reset@example.com');
+    const port = (server.address() as { port: number }).port;
+    // Resets spread over the first milliseconds land while the session is being looked up.
+    for (let i = 0; i < 12; i++) {
+      const socket = connectTcp(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((r) => socket.once('connect', r));
+      socket.write(
+        [
+          'GET /realtime/v1 HTTP/1.1',
+          'Host: 127.0.0.1',
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          'Sec-WebSocket-Version: 13',
+          `Origin: ${TEST_APP_URL}`,
+          `Cookie: ${[...ann.cookies].map(([k, v]) => `${k}=${v}`).join('; ')}`,
+          '',
+          '',
+        ].join('\r\n'),
+      );
+      await new Promise((r) => setTimeout(r, i * 2));
+      socket.resetAndDestroy();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const tab = await connect(ann.cookies);
+    tab.ws.close();
   });
 
   it('answers the client heartbeat', async () => {
