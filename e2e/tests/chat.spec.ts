@@ -31,10 +31,10 @@ test('a new user adds a key, chats with several providers, and manages conversat
   await test.step('chat with OpenAI and watch the reply stream', async () => {
     await chat.goto();
     await chat.chooseProvider('OpenAI');
-    await chat.send('Plan a picnic [sim:tokens 60]');
+    await chat.send('Plan a picnic [sim:tokens 80] [sim:delay-ms 40]');
     await expect(page.getByRole('button', { name: 'Stop the reply' })).toBeVisible();
     await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
-    await expect(chat.message(/tok60/)).toBeVisible();
+    await expect(chat.message(/tok80/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Stop the reply' })).toHaveCount(0);
   });
 
@@ -42,8 +42,8 @@ test('a new user adds a key, chats with several providers, and manages conversat
 
   await test.step('the history is there after a reload', async () => {
     await page.reload();
-    await expect(chat.message('Plan a picnic [sim:tokens 60]')).toBeVisible();
-    await expect(chat.message(/tok60/)).toBeVisible();
+    await expect(chat.message('Plan a picnic [sim:tokens 80] [sim:delay-ms 40]')).toBeVisible();
+    await expect(chat.message(/tok80/)).toBeVisible();
   });
 
   await test.step('switch to Anthropic, Gemini and Ollama in the same conversation', async () => {
@@ -65,7 +65,18 @@ test('a new user adds a key, chats with several providers, and manages conversat
     await chat.send('Second topic');
     await expect(chat.reply('Ollama')).toBeVisible();
     await expect(chat.conversation('Second topic')).toBeVisible();
-    await expect(chat.conversation('Plan a picnic [sim:tokens 60]')).toBeVisible();
+    await expect(
+      chat.conversation('Plan a picnic [sim:tokens 80] [sim:delay-ms 40]'),
+    ).toBeVisible();
+  });
+
+  await test.step('no key is kept in the browser', async () => {
+    const stored = await page.evaluate(() =>
+      JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]),
+    );
+    for (const key of ['sk-e2e-chat-0001', 'sk-ant-e2e-0002', 'gemini-e2e-0003']) {
+      expect(stored).not.toContain(key);
+    }
   });
 
   await test.step('rename and delete a conversation', async () => {
@@ -76,7 +87,9 @@ test('a new user adds a key, chats with several providers, and manages conversat
     await chat.remove('Renamed topic');
     await expect(chat.conversation('Renamed topic')).toHaveCount(0);
     await page.reload();
-    await expect(chat.conversation('Plan a picnic [sim:tokens 60]')).toBeVisible();
+    await expect(
+      chat.conversation('Plan a picnic [sim:tokens 80] [sim:delay-ms 40]'),
+    ).toBeVisible();
     await expect(chat.conversation('Renamed topic')).toHaveCount(0);
   });
 });

@@ -205,6 +205,31 @@ describe('POST /functions/v1/chat', () => {
     expect((await history()).at(-1)!.content.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['openai', 'sk-all-0001', 'OpenAI'],
+    ['anthropic', 'sk-ant-all-0001', 'Anthropic'],
+    ['gemini', 'gemini-all-0001', 'Gemini'],
+    ['deepseek', 'sk-all-0001', 'DeepSeek'],
+    ['mistral', 'mistral-all-0001', 'Mistral'],
+    ['perplexity', 'pplx-all-0001', 'Perplexity'],
+    ['ollama', null, 'Ollama'],
+    ['openrouter', 'sk-or-all-0001', 'OpenRouter'],
+  ] as const)('streams and proxies through %s', async (provider, apiKey, label) => {
+    const { u, chat, history } = await signedInWithKey(`all-${provider}@example.com`);
+    if (apiKey) await u.request('PUT', `/rest/v1/api-keys/${provider}`, { api_key: apiKey });
+    const parts = await readParts(await chat({ provider, text: `Ping ${provider}` }));
+    expect(textOf(parts)).toContain(`Hello from the ${label} simulator`);
+    await waitFor(async () => (await history()).at(-1)?.status === 'complete');
+    expect((await history()).at(-1)).toMatchObject({ provider, content: textOf(parts) });
+
+    const proxied = await u.post<{ response: string }>('/functions/v1/ai-api-proxy', {
+      provider,
+      messages: [{ role: 'user', content: `Proxy ${provider}` }],
+    });
+    expect(proxied.status).toBe(200);
+    expect(proxied.body.response).toContain(`Proxy ${provider}`);
+  });
+
   it('rejects bad input with 400', async () => {
     const { u, conv } = await signedInWithKey('chat-bad@example.com');
     for (const body of [
