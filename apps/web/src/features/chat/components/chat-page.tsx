@@ -212,7 +212,21 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
   const onRegenerate = useCallback(() => void actions.current.regenerate(), []);
   const onEdit = useCallback((id: string, text: string) => void actions.current.edit(id, text), []);
 
-  const liveIds = useMemo(() => new Set(live.map((message) => message.id)), [live]);
+  // A live exchange hides its stored copy (a realtime refresh may load it mid-stream): the
+  // stored ids travel in the reply's metadata, the live ones are the stream's own.
+  const liveIds = useMemo(
+    () =>
+      new Set(
+        live.flatMap((message) => [
+          message.id,
+          ...(message.metadata?.user_message_id ? [message.metadata.user_message_id] : []),
+          ...(message.metadata?.assistant_message_id
+            ? [message.metadata.assistant_message_id]
+            : []),
+        ]),
+      ),
+    [live],
+  );
   const storedRows = useMemo(
     () => (stored ?? []).filter((message) => !liveIds.has(message.id)).map(rowFromMessage),
     [stored, liveIds],
