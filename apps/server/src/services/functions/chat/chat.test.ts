@@ -186,6 +186,18 @@ describe('POST /functions/v1/chat', () => {
     ]);
   });
 
+  it('retries a 429 before the first token twice, then reports it clearly', async () => {
+    const { chat, history } = await signedInWithKey('retry@example.com');
+    const before = sim.requests.length;
+    const parts = await readParts(await chat({ text: 'busy [sim:429]' }));
+    const calls = sim.requests.slice(before).filter((r) => r.provider === 'openai');
+    expect(calls).toHaveLength(3);
+    expect(parts.find((p) => p.type === 'error')?.errorText).toBe(
+      'OpenAI is rate limiting requests right now. Wait a moment and try again.',
+    );
+    await waitFor(async () => (await history()).at(-1)?.status === 'error');
+  }, 30_000);
+
   it('stores the sources of a web-search provider', async () => {
     const { chat, history } = await signedInWithKey('sources@example.com');
     const parts = await readParts(await chat({ text: 'news?', provider: 'perplexity' }));
