@@ -18,34 +18,19 @@ export const openTestDatabase = async (): Promise<Database> => {
     await database.migrate();
     return database;
   }
-  const name = `chorus_test_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
-  const database = connectPostgres(url.toString());
+  const fresh = await createPostgresDatabaseUrl();
+  const database = connectPostgres(fresh.url);
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: adminUrl() });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await fresh.drop();
     },
   };
 };
 
-/** A fresh, empty PostgreSQL database for a server started in a child process. */
+/** A fresh, empty PostgreSQL database (for a test file, or a server in a child process). */
 export const createPostgresDatabaseUrl = async (): Promise<{
   url: string;
   drop(): Promise<void>;
