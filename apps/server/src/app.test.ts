@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderSim } from '@chorus/provider-sim';
-import { providerEnv, startTestApp, type TestApp } from './test/harness.ts';
+import { startTestApp, type TestApp } from './test/harness.ts';
 
 let t: TestApp;
-let sim: Awaited<ReturnType<typeof startProviderSim>>;
 beforeAll(async () => {
   // Outbound calls go to the simulator, so the sweeps below exercise our input handling only.
-  sim = await startProviderSim({ port: 0 });
-  t = await startTestApp({ env: providerEnv(sim.baseUrls) });
+  t = await startTestApp({ providerSim: true });
 });
 afterAll(async () => {
   await t.close();
-  await sim.close();
 });
 
 type OpenApiDocument = {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { DestinationStream } from 'pino';
+import { startProviderSim } from '@chorus/provider-sim';
 import { createApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -32,8 +33,11 @@ export const startTestApp = async (
     database?: Database;
     /** Where log lines go (with LOG_LEVEL in env), for tests that read them. */
     logStream?: DestinationStream;
+    /** Start the provider simulator and point every provider at it (`t.sim`). */
+    providerSim?: boolean;
   } = {},
 ) => {
+  const sim = opts.providerSim ? await startProviderSim({ port: 0 }) : undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-test-'));
   const database = opts.database ?? (await openTestDatabase());
   const config: Config = loadConfig({
@@ -42,6 +46,7 @@ export const startTestApp = async (
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    ...(sim && providerEnv(sim.baseUrls)),
     ...opts.env,
   });
   const deps: Deps = createDeps(config, database, createLogger(config.logLevel, opts.logStream));
@@ -127,12 +132,15 @@ export const startTestApp = async (
     db: database.db,
     database,
     config,
+    /** The provider simulator, when started with `providerSim: true`. */
+    sim: sim!,
     client,
     user,
     outboxFor,
     async close() {
       deps.mailer.close();
       await deps.realtime.close();
+      await sim?.close();
       if (!opts.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { getLanguageModel } from '../../../providers/registry.ts';
 import { resolveProviderKey } from '../../keys/resolve-key.ts';
-import { describeProviderError } from '../chat/provider-errors.ts';
+import { describeProviderError } from '../../../providers/provider-errors.ts';
 import { aiApiProxyRoute } from './ai-api-proxy.routes.ts';
 
 /** Spec §5: these providers are only reached through the provider selection, never a raw key. */

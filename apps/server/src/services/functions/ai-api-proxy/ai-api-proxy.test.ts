@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderSim } from '@chorus/provider-sim';
 import { keyMessages } from '@chorus/shared/messages';
-import { providerEnv, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
-let sim: Awaited<ReturnType<typeof startProviderSim>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  sim = await startProviderSim({ port: 0 });
   t = await startTestApp({
-    env: providerEnv(sim.baseUrls),
+    providerSim: true,
   });
 });
 afterAll(async () => {
   await t.close();
-  await sim.close();
 });
 
 const ask = (content: string) => [{ role: 'user' as const, content }];

@@ -14,15 +14,14 @@ import { createRouter } from '../../../http/openapi.ts';
 import { getLanguageModel } from '../../../providers/registry.ts';
 import { resolveProviderKey } from '../../keys/resolve-key.ts';
 import { messageChange } from '../../realtime/changes.ts';
+import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
 import { chatRoute } from './chat.routes.ts';
-import { describeProviderError } from './provider-errors.ts';
+import { describeProviderError } from '../../../providers/provider-errors.ts';
 
 /** How many earlier messages go to the model with each turn. */
 const CONTEXT_MESSAGES = 100;
 /** How often the partial reply is written while it streams (what survives a crash). */
 const FLUSH_INTERVAL_MS = 1_000;
-
-const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 const toModelMessages = (rows: MessageRow[]): ModelMessage[] =>
   rows
@@ -83,13 +82,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const messages = new MessagesRepository(db, user.id);
 
   const conversation = await conversations.get(body.conversation_id);
-  if (!conversation) {
-    throw new ApiError(
-      404,
-      'conversations:not_found',
-      'This conversation does not exist or is not yours.',
-    );
-  }
+  if (!conversation) throw conversationNotFound();
 
   const key = await resolveProviderKey({
     db,
@@ -122,7 +115,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     if ((await messages.deleteAfter(userMessage)) > 0) removed = userMessage;
   } else {
     if (body.edit_of) {
-      const edited = isUuid(body.edit_of) ? await messages.get(body.edit_of) : undefined;
+      const edited = await messages.get(body.edit_of);
       if (!edited || edited.conversation_id !== conversation.id || edited.role !== 'user') {
         throw new ApiError(
           404,

@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderSim } from '@chorus/provider-sim';
 import type { Conversation, Message } from '@chorus/shared/api/conversations';
-import { providerEnv, startTestApp, TEST_APP_URL, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, TEST_APP_URL, type TestApp } from '../../../test/harness.ts';
 
-let sim: Awaited<ReturnType<typeof startProviderSim>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  sim = await startProviderSim({ port: 0 });
   t = await startTestApp({
-    env: providerEnv(sim.baseUrls),
+    providerSim: true,
   });
 });
 afterAll(async () => {
   await t.close();
-  await sim.close();
 });
 
 type Part = {
@@ -100,17 +96,17 @@ describe('POST /functions/v1/chat', () => {
       user_message_id: user!.id,
       assistant_message_id: reply!.id,
     });
-    expect(sim.requests.some((r) => JSON.stringify(r.body).includes('Tell me about otters'))).toBe(
-      true,
-    );
+    expect(
+      t.sim.requests.some((r) => JSON.stringify(r.body).includes('Tell me about otters')),
+    ).toBe(true);
   });
 
   it('sends the earlier turns as context', async () => {
     const { chat } = await signedInWithKey('context@example.com');
     await readParts(await chat({ text: 'first question' }));
-    sim.requests.length = 0;
+    t.sim.requests.length = 0;
     await readParts(await chat({ text: 'second question' }));
-    const sent = JSON.stringify(sim.requests.at(-1)?.body);
+    const sent = JSON.stringify(t.sim.requests.at(-1)?.body);
     expect(sent).toContain('first question');
     expect(sent).toContain('second question');
   });
@@ -188,9 +184,9 @@ describe('POST /functions/v1/chat', () => {
 
   it('retries a 429 before the first token twice, then reports it clearly', async () => {
     const { chat, history } = await signedInWithKey('retry@example.com');
-    const before = sim.requests.length;
+    const before = t.sim.requests.length;
     const parts = await readParts(await chat({ text: 'busy [sim:429]' }));
-    const calls = sim.requests.slice(before).filter((r) => r.provider === 'openai');
+    const calls = t.sim.requests.slice(before).filter((r) => r.provider === 'openai');
     expect(calls).toHaveLength(3);
     expect(parts.find((p) => p.type === 'error')?.errorText).toBe(
       'OpenAI is rate limiting requests right now. Wait a moment and try again.',

@@ -1,23 +1,6 @@
-import { createRoute } from '@hono/zod-openapi';
-import { adminKeyAvailabilitySchema, providerRequestSchema } from '@chorus/shared/api/keys';
-import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
-import { requireUser } from '../../../http/session.ts';
+import { keyHintRoute } from '../../keys/key-hint-route.ts';
 
-export const getSystemApiKeyRoute = createRoute({
-  method: 'post',
-  path: '/get-system-api-key',
-  tags: ['Keys'],
-  summary: 'Whether a system key serves the provider, and its hint',
-  description:
-    '`api_key` is the masked hint (such as `sk-…a1b2`), never the key. A disabled provider answers `available: false`.',
-  security: sessionCookie,
-  middleware: [requireUser] as const,
-  request: {
-    body: { content: { 'application/json': { schema: providerRequestSchema } }, required: true },
-  },
-  responses: {
-    200: jsonContent(adminKeyAvailabilitySchema, 'Availability and masked hint'),
-    400: errorResponse('Unknown provider'),
-    401: errorResponse('Not signed in'),
-  },
-});
+export const getSystemApiKeyRoute = keyHintRoute(
+  '/get-system-api-key',
+  'Whether a system key serves the provider, and its hint',
+);

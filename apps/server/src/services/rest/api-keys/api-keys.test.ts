@@ -1,24 +1,19 @@
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderSim } from '@chorus/provider-sim';
 import type { ApiKeySummary, TestApiKeyResult } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
 import { userApiKeys } from '../../../db/schema.ts';
-import { providerEnv, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 const CANARY = 'sk-canary-5f1e0c7d9a2b4e6f8a0c';
 const logLines: string[] = [];
-let sim: Awaited<ReturnType<typeof startProviderSim>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  sim = await startProviderSim({ port: 0 });
   t = await startTestApp({
-    env: {
-      LOG_LEVEL: 'trace',
-      ...providerEnv(sim.baseUrls),
-    },
+    providerSim: true,
+    env: { LOG_LEVEL: 'trace' },
     logStream: new Writable({
       write(chunk, _enc, done) {
         logLines.push(String(chunk));
@@ -29,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await sim.close();
 });
 
 describe('/rest/v1/api-keys', () => {

@@ -19,12 +19,10 @@ import {
   listMessagesRoute,
   renameConversationRoute,
 } from './conversations.routes.ts';
+import { conversationNotFound } from './conversation-not-found.ts';
 
 const isUuid = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-
-const notFound = () =>
-  new ApiError(404, 'conversations:not_found', 'This conversation does not exist or is not yours.');
 
 const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
@@ -67,36 +65,37 @@ export const conversationsRouter = createRouter<AuthedEnv>()
   })
   .openapi(renameConversationRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!isUuid(id)) throw notFound();
+    if (!isUuid(id)) throw conversationNotFound();
     const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).rename(
       id,
       c.req.valid('json').title,
     );
-    if (!row) throw notFound();
+    if (!row) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('UPDATE', row.id));
     return c.json(toConversation(row), 200);
   })
   .openapi(deleteConversationRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!isUuid(id)) throw notFound();
+    if (!isUuid(id)) throw conversationNotFound();
     const deleted = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).delete(
       id,
     );
-    if (!deleted) throw notFound();
+    if (!deleted) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('DELETE', id));
     return c.body(null, 204);
   })
   .openapi(listMessagesRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!isUuid(id)) throw notFound();
+    if (!isUuid(id)) throw conversationNotFound();
     const { db } = c.var.deps.database;
-    if (!(await new ConversationsRepository(db, c.var.user.id).get(id))) throw notFound();
+    if (!(await new ConversationsRepository(db, c.var.user.id).get(id)))
+      throw conversationNotFound();
     const rows = await new MessagesRepository(db, c.var.user.id).list(id, c.req.valid('query'));
     return c.json(rows.map(toMessage), 200);
   })
   .openapi(createMessageRoute, async (c) => {
     const { id } = c.req.valid('param');
-    if (!isUuid(id)) throw notFound();
+    if (!isUuid(id)) throw conversationNotFound();
     const body = c.req.valid('json');
     const row = await new MessagesRepository(c.var.deps.database.db, c.var.user.id).insert(id, {
       content: body.content,
@@ -105,7 +104,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       reply_to_id: body.reply_to_id ?? null,
       sources: body.sources,
     });
-    if (!row) throw notFound();
+    if (!row) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, messageChange('INSERT', row));
     return c.json(toMessage(row), 201);
   });

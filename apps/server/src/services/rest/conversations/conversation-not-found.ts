@@ -1,0 +1,5 @@
+import { ApiError } from '../../../http/errors.ts';
+
+/** Someone else's conversation and a missing one look the same from outside. */
+export const conversationNotFound = () =>
+  new ApiError(404, 'conversations:not_found', 'This conversation does not exist or is not yours.');
