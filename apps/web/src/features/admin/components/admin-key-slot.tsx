@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { toast } from 'sonner';
 import type { AdminApiKeySummary, AdminKeyKind } from '@chorus/shared/api/admin-keys';
-import { apiKeyFormatError } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
 import type { ProviderEntry } from '@chorus/shared/providers';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { FieldProblem, SecretKeyInput } from '@/components/ui/secret-key-input';
+import { useKeyDraft } from '@/lib/key-draft';
 import { errorMessage } from '@/lib/api-error';
 import { useDeleteAdminApiKey } from '../api/delete-admin-api-key';
 import { useSaveAdminApiKey } from '../api/save-admin-api-key';
@@ -22,22 +22,20 @@ export const AdminKeySlot = ({
   kind: AdminKeyKind;
   saved: AdminApiKeySummary | undefined;
 }) => {
-  const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const key = useKeyDraft(provider.id);
   const save = useSaveAdminApiKey();
   const remove = useDeleteAdminApiKey();
   const inputId = `admin-key-${kind}-${provider.id}`;
 
   const onSave = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const formatProblem = apiKeyFormatError(provider.id, draft);
-    setProblem(formatProblem);
-    if (formatProblem) return;
+    const apiKey = key.validKey();
+    if (!apiKey) return;
     save.mutate(
-      { kind, provider: provider.id, apiKey: draft.trim() },
+      { kind, provider: provider.id, apiKey },
       {
         onSuccess: () => {
-          setDraft('');
+          key.clear();
           toast.success(`${provider.name} ${kindLabel[kind].toLowerCase()} saved`);
         },
         onError: (error) =>
@@ -67,22 +65,15 @@ export const AdminKeySlot = ({
         </span>
       </label>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <Input
+        <SecretKeyInput
           id={inputId}
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
+          value={key.draft}
+          problem={key.problem}
           placeholder={saved ? 'Paste a new key to rotate it' : `Paste a ${provider.name} key`}
-          value={draft}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${inputId}-problem` : undefined}
-          onChange={(event) => {
-            setDraft(event.target.value);
-            setProblem(null);
-          }}
+          onChange={key.setDraft}
         />
         <div className="flex gap-2">
-          <Button type="submit" disabled={save.isPending || !draft.trim()}>
+          <Button type="submit" disabled={save.isPending || !key.draft.trim()}>
             Save
           </Button>
           {saved ? (
@@ -92,11 +83,7 @@ export const AdminKeySlot = ({
           ) : null}
         </div>
       </div>
-      {problem ? (
-        <p id={`${inputId}-problem`} className="text-sm text-destructive">
-          {problem}
-        </p>
-      ) : null}
+      <FieldProblem id={inputId} problem={key.problem} />
     </form>
   );
 };

@@ -1,11 +1,12 @@
 import { CheckCircle2, KeyRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { toast } from 'sonner';
-import { apiKeyFormatError, type ApiKeySummary } from '@chorus/shared/api/keys';
+import type { ApiKeySummary } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
 import type { ProviderEntry } from '@chorus/shared/providers';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { FieldProblem, SecretKeyInput } from '@/components/ui/secret-key-input';
+import { useKeyDraft } from '@/lib/key-draft';
 import { errorMessage } from '@/lib/api-error';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { useSaveApiKey } from '../api/save-api-key';
@@ -25,8 +26,7 @@ export const ProviderKeyRow = ({
   provider: ProviderEntry;
   saved: ApiKeySummary | undefined;
 }) => {
-  const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const key = useKeyDraft(provider.id);
   const save = useSaveApiKey();
   const remove = useDeleteApiKey();
   const test = useTestApiKey();
@@ -34,14 +34,13 @@ export const ProviderKeyRow = ({
 
   const onSave = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const formatProblem = apiKeyFormatError(provider.id, draft);
-    setProblem(formatProblem);
-    if (formatProblem) return;
+    const apiKey = key.validKey();
+    if (!apiKey) return;
     save.mutate(
-      { provider: provider.id, apiKey: draft.trim(), model: saved?.model ?? null },
+      { provider: provider.id, apiKey, model: saved?.model ?? null },
       {
         onSuccess: () => {
-          setDraft('');
+          key.clear();
           toast.success(`${provider.name} API key saved`);
         },
         onError: (error) =>
@@ -52,7 +51,7 @@ export const ProviderKeyRow = ({
 
   const onTest = () =>
     test.mutate(
-      { provider: provider.id, apiKey: draft.trim() },
+      { provider: provider.id, apiKey: key.draft.trim() },
       {
         onSuccess: (result) =>
           result.valid ? toast.success(result.message) : toast.error(result.message),
@@ -98,32 +97,25 @@ export const ProviderKeyRow = ({
           {provider.name} API key
         </label>
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Input
+          <SecretKeyInput
             id={inputId}
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
+            value={key.draft}
+            problem={key.problem}
             placeholder={
               saved ? 'Paste a new key to replace it' : `Paste your ${provider.name} key`
             }
-            value={draft}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${inputId}-problem` : undefined}
-            onChange={(event) => {
-              setDraft(event.target.value);
-              setProblem(null);
-            }}
+            onChange={key.setDraft}
           />
           <div className="flex gap-2">
             <Button
               type="button"
               variant="outline"
-              disabled={test.isPending || (!draft.trim() && !provider.keyOptional)}
+              disabled={test.isPending || (!key.draft.trim() && !provider.keyOptional)}
               onClick={onTest}
             >
               {test.isPending ? 'Testing…' : 'Test'}
             </Button>
-            <Button type="submit" disabled={save.isPending || !draft.trim()}>
+            <Button type="submit" disabled={save.isPending || !key.draft.trim()}>
               <KeyRound aria-hidden="true" />
               Save
             </Button>
@@ -134,11 +126,7 @@ export const ProviderKeyRow = ({
             ) : null}
           </div>
         </div>
-        {problem ? (
-          <p id={`${inputId}-problem`} className="text-sm text-destructive">
-            {problem}
-          </p>
-        ) : null}
+        <FieldProblem id={inputId} problem={key.problem} />
       </form>
     </li>
   );
