@@ -104,6 +104,8 @@ export const pricingPlans = pgTable('pricing_plans', {
   daily_prompt_limit: integer('daily_prompt_limit'),
   allowed_providers: jsonb('allowed_providers').$type<string[]>().notNull().default([]),
   allowed_models: jsonb('allowed_models').$type<string[]>().notNull().default([]),
+  /** Stripe Price a paid plan is sold as (Checkout); null for plans admins assign by hand. */
+  stripe_price_id: text('stripe_price_id'),
   ...timestamps,
 });
 
@@ -336,6 +338,137 @@ export const emailOutbox = pgTable(
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('email_outbox_created_idx').on(t.created_at.desc())],
+);
+
+/** Addresses that opted out of welcome and notification mail (`/unsubscribe`). Lower-cased. */
+export const emailUnsubscribes = pgTable('email_unsubscribes', {
+  email: text('email').primaryKey(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Error reports sent by browsers (`POST /rest/v1/client-errors`), read by admins. */
+export const clientErrors = pgTable(
+  'client_errors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['render', 'async', 'request', 'other'] }).notNull(),
+    message: text('message').notNull(),
+    stack: text('stack'),
+    url: text('url'),
+    user_agent: text('user_agent'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('client_errors_created_idx').on(t.created_at.desc())],
+);
+
+/**
+ * One row per AI call (chat or proxy): what the back office's usage statistics and analytics
+ * read. `prompt_usage` holds the per-day count quotas are enforced on.
+ */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['chat', 'proxy'] }).notNull(),
+    provider: text('provider').notNull(),
+    model: text('model'),
+    input_tokens: integer('input_tokens').notNull().default(0),
+    output_tokens: integer('output_tokens').notNull().default(0),
+    status: text('status', { enum: ['ok', 'error'] })
+      .notNull()
+      .default('ok'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('usage_events_created_idx').on(t.created_at),
+    index('usage_events_user_created_idx').on(t.user_id, t.created_at),
+  ],
+);
+
+/** Instance-wide settings edited by super admins (sign-up mode, …). One row per key. */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').$type<unknown>().notNull(),
+  updated_by: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updated_at: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
+
+/**
+ * `/request-access`: while sign-up is by request, an approved request carries a one-time
+ * invitation (only its SHA-256 is stored) that lets that address sign up.
+ */
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    reason: text('reason').notNull().default(''),
+    status: text('status', { enum: ['pending', 'approved', 'declined', 'used'] })
+      .notNull()
+      .default('pending'),
+    invite_token_hash: text('invite_token_hash'),
+    invite_expires_at: timestamp('invite_expires_at', { withTimezone: true }),
+    decided_by: text('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decided_at: timestamp('decided_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('access_requests_created_idx').on(t.created_at.desc()),
+    uniqueIndex('access_requests_pending_email_key')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex('access_requests_invite_token_key').on(t.invite_token_hash),
+  ],
+);
+
+/**
+ * The public prompt library and scenarios cookbook as admins curate them (`/admin/prompts`).
+ * Authors share (`is_public`); admins publish, unpublish and feature.
+ */
+const curatedColumns = {
+  id: uuid('id').primaryKey().defaultRandom(),
+  user_id: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+  title: text('title').notNull(),
+  description: text('description').notNull().default(''),
+  category: text('category').notNull().default('General'),
+  is_public: boolean('is_public').notNull().default(false),
+  published: boolean('published').notNull().default(false),
+  featured: boolean('featured').notNull().default(false),
+  ...timestamps,
+};
+
+export const prompts = pgTable(
+  'prompts',
+  {
+    ...curatedColumns,
+    content: text('content').notNull(),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+  },
+  (t) => [
+    index('prompts_user_idx').on(t.user_id),
+    index('prompts_published_idx').on(t.published, t.featured),
+  ],
+);
+
+export const scenarios = pgTable(
+  'scenarios',
+  {
+    ...curatedColumns,
+    /** The scenario's opening prompt and follow-up steps, in order. */
+    steps: jsonb('steps').$type<string[]>().notNull().default([]),
+  },
+  (t) => [
+    index('scenarios_user_idx').on(t.user_id),
+    index('scenarios_published_idx').on(t.published, t.featured),
+  ],
 );
 
 /** rate-limiter-flexible's Postgres store (its column names), shared by every server instance. */
