@@ -57,7 +57,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'e2e/**', 'tools/**', '**/*.config.{js,ts}', '**/build.mjs'],
+    files: ['scripts/**', 'e2e/**', 'tools/**', 'bench/**', '**/*.config.{js,ts}', '**/build.mjs'],
     rules: { 'no-console': 'off' },
   },
 );
