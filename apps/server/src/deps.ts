@@ -30,6 +30,7 @@ export const createDeps = (config: Config, database: Database, log: Logger): Dep
     limiters: createRateLimiters(
       database.sqlClient,
       database.driver === 'postgres' ? 'pool' : 'client',
+      { dataPoints: config.rateLimitDataPoints },
     ),
   };
 };

@@ -1,58 +1,73 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { rateLimitWindows, type RateLimitCategory } from '@chorus/shared/limits';
+import {
+  clientErrorReportLimit,
+  rateLimitWindows,
+  serverDataPointsDefault,
+  type RateLimitCategory,
+  type RateLimitWindow,
+} from '@chorus/shared/limits';
 import { messages } from '@chorus/shared/messages';
 import type { SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import type { AuthedEnv } from './app-env.ts';
+import type { AppEnv, AuthedEnv } from './app-env.ts';
+import { clientIp } from './client-ip.ts';
 
-export type RateLimiters = Record<RateLimitCategory, RateLimiterPostgres>;
+/** Spec §9's categories, plus the server's own budget for client error reports. */
+export type ServerRateLimitCategory = RateLimitCategory | 'client_error_report';
 
-const operationNames: Record<RateLimitCategory, string> = {
+export type RateLimiters = Record<ServerRateLimitCategory, RateLimiterPostgres>;
+
+const operationNames: Record<ServerRateLimitCategory, string> = {
   auth: 'Authentication',
   token_refresh: 'Token refresh',
   conversation_create: 'Conversation creation',
   data: 'Data request',
+  client_error_report: 'Error report',
 };
 
 /**
  * Limits per category with spec §9's windows. State lives in the `rate_limits` table so every
- * server instance enforces the same budget.
+ * server instance enforces the same budget. The `data` window allows `dataPoints` per user
+ * (RATE_LIMIT_DATA_POINTS, ADR 009) rather than the browser's own 50.
  */
 export const createRateLimiters = (
   client: SqlClient,
   storeType: 'pool' | 'client',
+  opts: { dataPoints?: number } = {},
 ): RateLimiters => {
-  const build = (category: RateLimitCategory) => {
-    const w = rateLimitWindows[category];
-    return new RateLimiterPostgres({
+  const build = (keyPrefix: ServerRateLimitCategory, w: RateLimitWindow) =>
+    new RateLimiterPostgres({
       storeClient: client,
       storeType,
       tableName: 'rate_limits',
       tableCreated: true,
-      keyPrefix: category,
+      keyPrefix,
       points: w.points,
       duration: w.windowSeconds,
       blockDuration: w.blockSeconds,
       clearExpiredByTimeout: false,
     });
-  };
   return {
-    auth: build('auth'),
-    token_refresh: build('token_refresh'),
-    conversation_create: build('conversation_create'),
-    data: build('data'),
+    auth: build('auth', rateLimitWindows.auth),
+    token_refresh: build('token_refresh', rateLimitWindows.token_refresh),
+    conversation_create: build('conversation_create', rateLimitWindows.conversation_create),
+    data: build('data', {
+      ...rateLimitWindows.data,
+      points: opts.dataPoints ?? serverDataPointsDefault,
+    }),
+    client_error_report: build('client_error_report', clientErrorReportLimit),
   };
 };
 
 /** Consumes one point of `category` for the key; answers 429 with Retry-After once spent. */
-export const rateLimit = (
+export const rateLimit = <E extends AppEnv = AppEnv>(
   limiter: RateLimiterPostgres,
-  category: RateLimitCategory,
-  keyOf: (c: Parameters<MiddlewareHandler>[0]) => string,
+  category: ServerRateLimitCategory,
+  keyOf: (c: Context<E>) => string,
   log: Logger,
-): MiddlewareHandler => {
+): MiddlewareHandler<E> => {
   return async (c, next) => {
     try {
       await limiter.consume(keyOf(c));
@@ -76,9 +91,9 @@ export const rateLimit = (
 };
 
 /** The `category` window keyed by the signed-in user (spec §9 limits are per user). */
-export const limitByUser = (category: RateLimitCategory) =>
+export const limitByUser = (category: ServerRateLimitCategory) =>
   createMiddleware<AuthedEnv>((c, next) =>
-    rateLimit(
+    rateLimit<AuthedEnv>(
       c.var.deps.limiters[category],
       category,
       () => c.var.user.id,
@@ -86,4 +101,24 @@ export const limitByUser = (category: RateLimitCategory) =>
     )(c, next),
   );
 
+/**
+ * The `category` window keyed by the signed-in user, or by the client address for a guest.
+ * Runs after loadSession. User ids and addresses get distinct prefixes so they never collide.
+ */
+export const limitByUserOrIp = (category: ServerRateLimitCategory) =>
+  createMiddleware<AppEnv>((c, next) =>
+    rateLimit<AppEnv>(
+      c.var.deps.limiters[category],
+      category,
+      () =>
+        c.var.user ? `user:${c.var.user.id}` : `ip:${clientIp(c, c.var.deps.config.trustProxy)}`,
+      c.var.deps.log,
+    )(c, next),
+  );
+
 export const rateLimitConversationCreate = limitByUser('conversation_create');
+
+/** Every /rest/v1 and /functions/v1 call (ADR 009). */
+export const rateLimitData = limitByUserOrIp('data');
+
+export const rateLimitClientErrorReports = limitByUserOrIp('client_error_report');
