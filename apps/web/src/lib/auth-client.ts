@@ -1,4 +1,5 @@
 import { ApiError, apiErrorFromResponse } from './api-error';
+import { afterCall, beforeCall, onCallFailed, onWriteSucceeded } from './resilience/runtime';
 
 /**
  * The browser side of better-auth, mounted by the server at /auth/v1.
@@ -34,6 +35,14 @@ const call = async <T>(
   path: string,
   init: { method: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal },
 ): Promise<AuthResult<T>> => {
+  const guarded = { method: init.method, path: `${authBasePath}${path}` };
+  try {
+    await beforeCall(guarded);
+  } catch (cause) {
+    // The browser's own limiter refused the call (a 429 of its own).
+    return { data: null, error: cause as ApiError };
+  }
+  const startedAt = Date.now();
   try {
     const response = await fetch(`${authBaseUrl()}${path}`, {
       method: init.method,
@@ -45,18 +54,31 @@ const call = async <T>(
       body: init.method === 'POST' ? JSON.stringify(init.body ?? {}) : null,
       signal: init.signal ?? null,
     });
-    if (!response.ok) return { data: null, error: await apiErrorFromResponse(response) };
+    afterCall(guarded, response.status, startedAt);
+    if (!response.ok) {
+      const error = await apiErrorFromResponse(response);
+      onCallFailed(guarded, error);
+      return { data: null, error };
+    }
+    // Signing in, out or changing a password makes every remembered read stale.
+    if (init.method === 'POST') onWriteSucceeded();
     const text = await response.text();
     return { data: (text ? JSON.parse(text) : null) as T, error: null };
   } catch (cause) {
+    const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
     const message = cause instanceof Error ? cause.message : 'Network error';
-    return { data: null, error: new ApiError(0, message) };
+    const error = new ApiError(timedOut ? 408 : 0, message);
+    onCallFailed(guarded, error);
+    return { data: null, error };
   }
 };
 
 export const authClient = {
   getSession: (options: { signal?: AbortSignal } = {}) =>
     call<AuthSession | null>('/get-session', { method: 'GET', ...options }),
+  /** A forced refresh (spec §7): same answer as get-session; 401 when signed out. */
+  refreshSession: (options: { signal?: AbortSignal } = {}) =>
+    call<AuthSession | null>('/refresh-session', { method: 'POST', body: {}, ...options }),
   signIn: {
     email: (body: { email: string; password: string; rememberMe?: boolean }) =>
       call<{ user: AuthUser }>('/sign-in/email', { method: 'POST', body }),

@@ -2,6 +2,9 @@ import { realtimeTimings, type RealtimeChange } from '@chorus/shared/api/realtim
 
 type Listener = (change: RealtimeChange) => void;
 
+/** The server's close code for "your session was ended" (suspended, revoked). */
+const SESSION_ENDED_CLOSE_CODE = 4401;
+
 /**
  * The per-user change feed at /realtime/v1 (spec §9 timings): connect within 10 s, send a
  * heartbeat every 30 s and expect an answer within 10 s, reconnect after 1, 2, 5, then 10 s.
@@ -9,6 +12,7 @@ type Listener = (change: RealtimeChange) => void;
  */
 class RealtimeClient {
   private listeners = new Set<Listener>();
+  private sessionEndedListeners = new Set<() => void>();
   private socket: WebSocket | undefined;
   private attempt = 0;
   private timers: ReturnType<typeof setTimeout>[] = [];
@@ -21,6 +25,17 @@ class RealtimeClient {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.disconnect();
     };
+  }
+
+  /** Called when the server ends this user's session (e.g. an admin suspended the account). */
+  onSessionEnded(listener: () => void): () => void {
+    this.sessionEndedListeners.add(listener);
+    return () => this.sessionEndedListeners.delete(listener);
+  }
+
+  private sessionEnded() {
+    this.disconnect();
+    for (const listener of this.sessionEndedListeners) listener();
   }
 
   private connect() {
@@ -49,14 +64,18 @@ class RealtimeClient {
       } catch {
         return;
       }
+      if (message.type === 'session_ended') return this.sessionEnded();
       if (message.type === 'change' && message.change) {
         for (const listener of this.listeners) listener(message.change);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       clearTimeout(openTimeout);
       clearTimeout(ackTimeout);
       clearInterval(this.heartbeat);
+      if (this.socket === socket && event.code === SESSION_ENDED_CLOSE_CODE) {
+        return this.sessionEnded();
+      }
       if (this.socket !== socket || this.listeners.size === 0) return;
       const delays = realtimeTimings.reconnectDelaysMs;
       const delay = delays[Math.min(this.attempt, delays.length - 1)]!;

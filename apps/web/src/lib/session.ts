@@ -1,8 +1,11 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { sessionTimings } from '@chorus/shared/limits';
+import { authRefresh, sessionTimings } from '@chorus/shared/limits';
+import { messages } from '@chorus/shared/messages';
 import { storageKeys } from '@chorus/shared/storage-keys';
 import { authClient, type AuthSession, type AuthUser } from './auth-client';
-import { isClientError } from './api-error';
+import { ApiError } from './api-error';
+import { requests, resilienceEnabled } from './resilience/runtime';
+import { backoffMs, sleep } from './resilience/sleep';
 import { storage } from './storage';
 
 /**
@@ -58,7 +61,9 @@ export const readSessionSnapshot = (now = Date.now()): SessionSnapshot | null =>
   }
 };
 
-export const fetchSession = async (): Promise<AuthSession | null> => {
+const sessionCacheKey = 'GET /auth/v1/get-session';
+
+const loadSession = async (): Promise<AuthSession | null> => {
   const { data, error } = await authClient.getSession({
     signal: AbortSignal.timeout(sessionTimings.fetchTimeoutMs),
   });
@@ -67,6 +72,7 @@ export const fetchSession = async (): Promise<AuthSession | null> => {
       writeSessionSnapshot(null);
       return null;
     }
+    if (error.status === 408) throw new ApiError(408, messages.session.fetchTimeout);
     throw error;
   }
   const session = data?.session && data.user ? data : null;
@@ -74,14 +80,46 @@ export const fetchSession = async (): Promise<AuthSession | null> => {
   return session;
 };
 
+/**
+ * Asks the server for the session: times out after 4 s ('Session fetch timeout'), and once
+ * the app runs, one answer serves every caller for 5 s (spec §9 session cache).
+ */
+export const fetchSession = (): Promise<AuthSession | null> =>
+  resilienceEnabled()
+    ? requests.run(sessionCacheKey, sessionTimings.cacheMs, loadSession)
+    : loadSession();
+
+/**
+ * Spec §9 wait-for-auth: 3 attempts, waiting 100 ms doubling (to at most 2 s) between them;
+ * when none answers, 'Auth system unavailable'.
+ */
+export const waitForAuth = async (
+  load: () => Promise<AuthSession | null> = fetchSession,
+): Promise<AuthSession | null> => {
+  const { attempts, backoffBaseMs, backoffMaxMs } = authRefresh.waitForAuth;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await load();
+    } catch (error) {
+      if (attempt + 1 >= attempts) {
+        throw new ApiError(503, messages.session.unavailable, {
+          code: error instanceof ApiError ? error.code : undefined,
+        });
+      }
+      await sleep(backoffMs(attempt, backoffBaseMs, backoffMaxMs));
+    }
+  }
+};
+
 export const sessionQueryOptions = () => {
   const snapshot = readSessionSnapshot();
   return queryOptions({
     queryKey: sessionQueryKey,
-    queryFn: fetchSession,
+    queryFn: () => waitForAuth(),
     staleTime: sessionTimings.authCacheMs,
-    // A slow or failing auth server must not hold the whole app behind a spinner for long.
-    retry: (failureCount: number, error: unknown) => !isClientError(error) && failureCount < 1,
+    // waitForAuth makes its own (short) attempts: a failing auth server must not hold the
+    // whole app behind a spinner for long.
+    retry: false,
     // A snapshot renders the signed-in shell at once; the server's answer replaces it.
     ...(snapshot ? { initialData: fromSnapshot(snapshot), initialDataUpdatedAt: 0 } : {}),
   });
@@ -101,8 +139,10 @@ export const useSession = (): SessionState => {
 };
 
 /** Reads the session from the server again, e.g. right after signing in. */
-export const refreshSession = (queryClient: QueryClient) =>
-  queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSession, staleTime: 0 });
+export const refreshSession = (queryClient: QueryClient) => {
+  requests.invalidate();
+  return queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSession, staleTime: 0 });
+};
 
 /** Forgets everything cached for the previous user. */
 export const clearSession = (queryClient: QueryClient) => {

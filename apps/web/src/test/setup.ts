@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// Lazy chunks (markdown, highlighting) load within the wait; on a busy 2-core machine that can
+// take longer than Testing Library's default second, so `findBy*` waits up to 5 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // A console.error during a test is a bug unless the test says it expects one
 // (call `vi.mocked(console.error).mockImplementation(() => {})` in that test).

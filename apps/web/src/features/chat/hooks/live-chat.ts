@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { DefaultChatTransport, type ChatStatus } from 'ai';
 import type { Message } from '@chorus/shared/api/conversations';
 import { apiErrorFromResponse } from '@/lib/api-error';
+import { afterCall, beforeCall, onCallFailed, onWriteSucceeded } from '@/lib/resilience/runtime';
 import { messagesQueryKey } from '../api/get-messages';
 import { buildChatRequest, type ChatSendOptions } from './chat-request';
 import { mergeExchange, storedRowsFromExchange, textOf, type ChorusUIMessage } from './chat-rows';
@@ -15,10 +16,33 @@ export type LiveChatBody = { chorus: ChatSendOptions };
 
 export const chatEndpoint = '/functions/v1/chat';
 
-/** Errors before the stream starts are JSON `{error, code}`: keep their status and code. */
+const providerOf = (body: BodyInit | null | undefined): string | undefined => {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const provider = (JSON.parse(body) as { provider?: unknown }).provider;
+    return typeof provider === 'string' ? provider : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The stream goes through the browser's rate limiter and the provider's throttle like every
+ * other call; a 429 starts the global block. Errors before the stream starts are JSON
+ * `{error, code}`: their status and code are kept.
+ */
 const chatFetch: typeof fetch = async (input, init) => {
+  const call = { method: 'POST', path: chatEndpoint, provider: providerOf(init?.body) };
+  await beforeCall(call);
+  const startedAt = Date.now();
   const response = await fetch(input, init);
-  if (!response.ok) throw await apiErrorFromResponse(response);
+  afterCall(call, response.status, startedAt);
+  if (!response.ok) {
+    const error = await apiErrorFromResponse(response);
+    onCallFailed(call, error);
+    throw error;
+  }
+  onWriteSucceeded();
   return response;
 };
 
