@@ -7,6 +7,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
+import { registerEmailRetries } from './jobs/email-retry.ts';
+import { startJobQueue } from './jobs/queue.ts';
 import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
 import { sessionAuthenticator } from './services/realtime/authenticate.ts';
@@ -41,6 +43,8 @@ const start = async () => {
 
   const deps = createDeps(config, database, log);
   await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
+  const jobs = await startJobQueue({ database, log });
+  await registerEmailRetries(jobs, deps.mailer);
   const app = createApp(deps, web);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
@@ -68,6 +72,9 @@ const start = async () => {
     // Open sockets would hold close() open; they are told the server is going away.
     void deps.realtime.close();
     server.close(async () => {
+      await deps.mailer.settled();
+      deps.mailer.useRetries(null);
+      await jobs.stop();
       deps.mailer.close();
       await database.close();
       log.info('stopped');

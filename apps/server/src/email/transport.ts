@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import type { Db } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { unsubscribedAmong } from './unsubscribes.ts';
 
 export type OutgoingEmail = {
   to: string[];
@@ -10,20 +11,63 @@ export type OutgoingEmail = {
   html: string;
   text: string;
   from?: string;
-  replyTo?: string;
+  replyTo?: string | undefined;
   template?: string;
+  /** Welcome and notification mail: not sent to addresses that unsubscribed. */
+  respectsUnsubscribe?: boolean;
 };
 
-export type Mailer = {
-  /** Sends now through SMTP, or keeps the mail in `email_outbox` when no SMTP server is set. */
-  send(mail: OutgoingEmail): Promise<{ delivered: boolean; outboxId: string }>;
-  close(): void;
+/** Templates people can opt out of (`/unsubscribe`); password resets are not among them. */
+export const optOutTemplates = new Set(['welcome', 'test_run', 'run_started', 'run_completed']);
+
+export type OutboxStatus = 'pending' | 'sent' | 'failed';
+
+export type SendResult = {
+  outboxId: string;
+  status: OutboxStatus;
+  delivered: boolean;
+  /** Recipients left out because they unsubscribed. */
+  skipped: string[];
 };
 
 /**
- * Every mail is written to the outbox first, so nothing is lost: with SMTP it is then sent and
- * marked `sent` (or `failed` with the reason, for the retry job of the e-mail issue); without
- * SMTP it stays `pending` where admins can read it.
+ * Asked after a failed attempt (the `attempts` so far) to try the row again later; answers false
+ * once the retries are used up, and the row is then marked failed.
+ */
+export type RetryScheduler = (outboxId: string, attempts: number) => Promise<boolean>;
+
+export type Mailer = {
+  readonly smtpEnabled: boolean;
+  /** Writes the mail to `email_outbox`, then sends it through SMTP when SMTP_URL is set. */
+  send(mail: OutgoingEmail): Promise<SendResult>;
+  /** One more attempt at a pending row (the retry job); rows in another state are left alone. */
+  retry(outboxId: string): Promise<OutboxStatus | null>;
+  /** An admin's resend: one attempt now, whatever the row's state; the outcome is final. */
+  resend(outboxId: string): Promise<OutboxStatus | null>;
+  /**
+   * Builds and sends a mail beside the caller's work (the welcome mail after a sign-up): never
+   * awaited by the caller, failures are logged.
+   */
+  sendInBackground(build: () => Promise<OutgoingEmail>, context: Record<string, unknown>): void;
+  /** Resolves once every background send has finished (for shutdown and tests). */
+  settled(): Promise<void>;
+  /** Hands failed sends to a job queue; without one a failed send is marked failed at once. */
+  useRetries(scheduler: RetryScheduler | null): void;
+  close(): void;
+};
+
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+export const unsubscribedReason = (addresses: string[]) =>
+  `Not sent: ${addresses.join(', ')} unsubscribed`;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Every mail is written to the outbox first, so nothing is lost. With SMTP it is then sent and
+ * marked `sent`; a failed attempt is retried by the job queue with backoff (the row stays
+ * `pending` with `last_error` meanwhile) and marked `failed` with the reason once retries are used
+ * up. Without SMTP it stays `pending`, where admins read it in the back office.
  */
 export const createMailer = (opts: {
   db: Db;
@@ -31,53 +75,147 @@ export const createMailer = (opts: {
   defaultFrom: string;
   log: Logger;
 }): Mailer => {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
-  return {
+  const { db, log } = opts;
+  const transport = opts.smtpUrl
+    ? nodemailer.createTransport({
+        url: opts.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      })
+    : null;
+  let scheduleRetry: RetryScheduler | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  const load = async (id: string) =>
+    (await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)))[0];
+
+  /** One SMTP attempt; `retryOnFailure` decides whether a failure may still be retried. */
+  const attempt = async (row: OutboxRow, retryOnFailure: boolean): Promise<OutboxStatus> => {
+    if (!transport) return row.status;
+    try {
+      await transport.sendMail({
+        from: row.from,
+        to: row.to,
+        replyTo: row.reply_to ?? undefined,
+        subject: row.subject,
+        html: row.html,
+        text: row.text ?? undefined,
+      });
+      await db
+        .update(emailOutbox)
+        .set({
+          status: 'sent',
+          sent_at: new Date(),
+          last_error: null,
+          attempts: sql`${emailOutbox.attempts} + 1`,
+        })
+        .where(eq(emailOutbox.id, row.id));
+      return 'sent';
+    } catch (error) {
+      const reason = errorText(error);
+      const attempts = row.attempts + 1;
+      const scheduler = retryOnFailure ? scheduleRetry : null;
+      const mayRetry = scheduler !== null;
+      await db
+        .update(emailOutbox)
+        .set({
+          status: mayRetry ? 'pending' : 'failed',
+          last_error: reason,
+          attempts: sql`${emailOutbox.attempts} + 1`,
+        })
+        .where(eq(emailOutbox.id, row.id));
+      let status: OutboxStatus = 'failed';
+      if (mayRetry) {
+        try {
+          if (await scheduler(row.id, attempts)) status = 'pending';
+        } catch (scheduleError) {
+          log.error({ err: scheduleError, outboxId: row.id }, 'scheduling an e-mail retry failed');
+        }
+        if (status === 'failed') {
+          await db.update(emailOutbox).set({ status }).where(eq(emailOutbox.id, row.id));
+        }
+      }
+      log.warn({ outboxId: row.id, attempts, reason, status }, 'email delivery failed');
+      return status;
+    }
+  };
+
+  const mailer: Mailer = {
+    smtpEnabled: transport !== null,
     async send(mail) {
       const from = mail.from ?? opts.defaultFrom;
-      const [row] = await opts.db
+      let to = mail.to;
+      let skipped: string[] = [];
+      if (mail.respectsUnsubscribe) {
+        const out = await unsubscribedAmong(db, mail.to);
+        skipped = mail.to.filter((address) => out.has(address.trim().toLowerCase()));
+        to = mail.to.filter((address) => !out.has(address.trim().toLowerCase()));
+      }
+      // A mail nobody may receive is still written down, so admins see why it did not go.
+      const allSkipped = to.length === 0;
+      const [row] = await db
         .insert(emailOutbox)
         .values({
-          to: mail.to,
+          to: allSkipped ? mail.to : to,
           from,
           reply_to: mail.replyTo ?? null,
           subject: mail.subject,
           html: mail.html,
           text: mail.text,
           template: mail.template ?? null,
+          ...(allSkipped && { status: 'failed' as const, last_error: unsubscribedReason(skipped) }),
         })
-        .returning({ id: emailOutbox.id });
-      const outboxId = row!.id;
+        .returning();
+      const saved = row!;
+      if (allSkipped) {
+        log.info({ outboxId: saved.id, template: mail.template }, 'email skipped (unsubscribed)');
+        return { outboxId: saved.id, status: 'failed', delivered: false, skipped };
+      }
       if (!transport) {
-        opts.log.info({ outboxId, template: mail.template }, 'email kept in outbox (no SMTP_URL)');
-        return { delivered: false, outboxId };
+        log.info(
+          { outboxId: saved.id, template: mail.template },
+          'email kept in outbox (no SMTP_URL)',
+        );
+        return { outboxId: saved.id, status: 'pending', delivered: false, skipped };
       }
-      try {
-        await transport.sendMail({
-          from,
-          to: mail.to,
-          replyTo: mail.replyTo,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-        });
-        await opts.db
-          .update(emailOutbox)
-          .set({ status: 'sent', sent_at: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
-        return { delivered: true, outboxId };
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        opts.log.warn({ outboxId, reason }, 'email delivery failed');
-        await opts.db
-          .update(emailOutbox)
-          .set({ status: 'failed', last_error: reason, attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, outboxId));
-        return { delivered: false, outboxId };
+      const status = await attempt(saved, true);
+      return { outboxId: saved.id, status, delivered: status === 'sent', skipped };
+    },
+    async retry(outboxId) {
+      const row = await load(outboxId);
+      if (!row) return null;
+      if (row.status !== 'pending') return row.status;
+      return attempt(row, true);
+    },
+    async resend(outboxId) {
+      const row = await load(outboxId);
+      if (!row) return null;
+      if (!transport) {
+        await db.update(emailOutbox).set({ status: 'pending' }).where(eq(emailOutbox.id, row.id));
+        return 'pending';
       }
+      return attempt(row, false);
+    },
+    sendInBackground(build, context) {
+      const running = build()
+        .then((mail) => mailer.send(mail))
+        .then(
+          () => undefined,
+          (error: unknown) => log.error({ err: error, ...context }, 'background e-mail failed'),
+        )
+        .finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    useRetries(scheduler) {
+      scheduleRetry = scheduler;
     },
     close() {
       transport?.close();
     },
   };
+  return mailer;
 };

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { providerList } from '@/lib/providers';
+import { ContactForm } from './contact-form';
 
 type Topic = { question: string; answer: ReactNode };
 
@@ -98,5 +99,6 @@ export const HelpPage = () => (
         </details>
       ))}
     </div>
+    <ContactForm />
   </div>
 );

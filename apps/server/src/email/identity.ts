@@ -1,0 +1,8 @@
+import type { Config } from '../config.ts';
+import type { EmailIdentity } from './templates/layout.tsx';
+
+export const emailIdentity = (config: Config): EmailIdentity => ({
+  appUrl: config.appUrl,
+  mailFrom: config.mailFrom,
+  supportEmail: config.supportEmail,
+});

@@ -1,0 +1,49 @@
+import { EmailOutboxRepository } from '../../../../email/outbox-repository.ts';
+import { optOutTemplates } from '../../../../email/transport.ts';
+import { unsubscribedAmong } from '../../../../email/unsubscribes.ts';
+import type { AuthedEnv } from '../../../../http/app-env.ts';
+import { ApiError } from '../../../../http/errors.ts';
+import { createRouter } from '../../../../http/openapi.ts';
+import {
+  getEmailOutboxRoute,
+  listEmailOutboxRoute,
+  resendEmailOutboxRoute,
+} from './email-outbox.routes.ts';
+
+const notFound = () =>
+  new ApiError(404, 'email:not_found', 'There is no such e-mail in the outbox.');
+
+export const adminEmailOutboxRouter = createRouter<AuthedEnv>()
+  .openapi(listEmailOutboxRoute, async (c) =>
+    c.json(await new EmailOutboxRepository(c.var.deps.database.db).list(c.req.valid('query')), 200),
+  )
+  .openapi(getEmailOutboxRoute, async (c) => {
+    const mail = await new EmailOutboxRepository(c.var.deps.database.db).find(
+      c.req.valid('param').id,
+    );
+    if (!mail) throw notFound();
+    return c.json(mail, 200);
+  })
+  .openapi(resendEmailOutboxRoute, async (c) => {
+    const { database, mailer, log } = c.var.deps;
+    const repo = new EmailOutboxRepository(database.db);
+    const { id } = c.req.valid('param');
+    const mail = await repo.find(id);
+    if (!mail) throw notFound();
+    if (mail.template && optOutTemplates.has(mail.template)) {
+      const out = await unsubscribedAmong(database.db, mail.to);
+      if (out.size > 0) {
+        throw new ApiError(
+          409,
+          'email:unsubscribed',
+          `Not resent: ${[...out].join(', ')} unsubscribed from this kind of e-mail.`,
+        );
+      }
+    }
+    const outcome = await mailer.resend(id);
+    await repo.auditResend(c.var.user.id, mail, outcome ?? 'missing');
+    log.info({ adminId: c.var.user.id, outboxId: id, outcome }, 'email resent by an admin');
+    const after = await repo.find(id);
+    if (!after) throw notFound();
+    return c.json(after, 200);
+  });

@@ -1,0 +1,60 @@
+import { createRoute } from '@hono/zod-openapi';
+import {
+  emailOutboxIdParamSchema,
+  emailOutboxItemSchema,
+  emailOutboxListSchema,
+  emailOutboxQuerySchema,
+} from '@chorus/shared/api/email';
+import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
+import { requireRole } from '../../../../http/session.ts';
+
+export const listEmailOutboxRoute = createRoute({
+  tags: ['Admin'],
+  security: sessionCookie,
+  middleware: [requireRole('admin')] as const,
+  method: 'get',
+  path: '/admin/email-outbox',
+  summary: 'Every e-mail Chorus wrote, newest first, optionally by status (admins only)',
+  request: { query: emailOutboxQuerySchema },
+  responses: {
+    200: jsonContent(emailOutboxListSchema, 'A page of outbox rows and the total count'),
+    400: errorResponse('Invalid query'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not an admin'),
+  },
+});
+
+export const getEmailOutboxRoute = createRoute({
+  tags: ['Admin'],
+  security: sessionCookie,
+  middleware: [requireRole('admin')] as const,
+  method: 'get',
+  path: '/admin/email-outbox/{id}',
+  summary: 'One outbox row with its HTML and text parts (admins only)',
+  request: { params: emailOutboxIdParamSchema },
+  responses: {
+    200: jsonContent(emailOutboxItemSchema, 'The e-mail'),
+    400: errorResponse('Not an outbox id'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not an admin'),
+    404: errorResponse('No such e-mail'),
+  },
+});
+
+export const resendEmailOutboxRoute = createRoute({
+  tags: ['Admin'],
+  security: sessionCookie,
+  middleware: [requireRole('admin')] as const,
+  method: 'post',
+  path: '/admin/email-outbox/{id}/resend',
+  summary: 'Send an outbox row again now; written to the audit log (admins only)',
+  request: { params: emailOutboxIdParamSchema },
+  responses: {
+    200: jsonContent(emailOutboxItemSchema, 'The e-mail after the attempt'),
+    400: errorResponse('Not an outbox id'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not an admin'),
+    404: errorResponse('No such e-mail'),
+    409: errorResponse('The recipient unsubscribed from this kind of e-mail'),
+  },
+});

@@ -1,0 +1,105 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { contactRequestSchema } from '@chorus/shared/api/email';
+import { contactFieldLimits } from '@chorus/shared/email';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { errorMessage } from '@/lib/api-error';
+import { useSendContactMessage } from '../api/send-contact-message';
+
+type Errors = Partial<Record<'name' | 'email' | 'message', string>>;
+
+const empty = { name: '', email: '', message: '' };
+
+/** Writes to the support team; the answer comes by e-mail to the address given here. */
+export const ContactForm = () => {
+  const [values, setValues] = useState(empty);
+  const [errors, setErrors] = useState<Errors>({});
+  const send = useSendContactMessage();
+  const messageId = useId();
+
+  const set = (field: keyof typeof empty) => (value: string) =>
+    setValues((v) => ({ ...v, [field]: value }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = contactRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      const found: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof Errors;
+        found[field] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    send.mutate(parsed.data, {
+      onSuccess: () => {
+        toast.success('Thanks! Your message is on its way to our support team.');
+        setValues(empty);
+      },
+      onError: (error) =>
+        toast.error(`Your message could not be sent: ${errorMessage(error, 'please try again.')}`),
+    });
+  };
+
+  return (
+    <section aria-labelledby="contact-heading" className="mt-10 rounded-xl border p-5 sm:p-6">
+      <h2 id="contact-heading" className="text-lg font-semibold">
+        Contact support
+      </h2>
+      <p className="mt-1 mb-5 text-sm text-muted-foreground">
+        Didn’t find your answer? Write to us and we reply by e-mail.
+      </p>
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField
+            label="Name"
+            name="name"
+            autoComplete="name"
+            maxLength={contactFieldLimits.name}
+            value={values.name}
+            onChange={(e) => set('name')(e.target.value)}
+            error={errors.name}
+          />
+          <FormField
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={contactFieldLimits.email}
+            value={values.email}
+            onChange={(e) => set('email')(e.target.value)}
+            error={errors.email}
+          />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={messageId}>Message</Label>
+          <Textarea
+            id={messageId}
+            name="message"
+            rows={5}
+            maxLength={contactFieldLimits.message}
+            value={values.message}
+            onChange={(e) => set('message')(e.target.value)}
+            aria-invalid={errors.message ? true : undefined}
+            aria-describedby={errors.message ? `${messageId}-error` : undefined}
+          />
+          {errors.message ? (
+            <p id={`${messageId}-error`} className="text-sm text-destructive">
+              {errors.message}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <Button type="submit" disabled={send.isPending}>
+            {send.isPending ? 'Sending…' : 'Send message'}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+};
