@@ -8,6 +8,7 @@ import { ensureRunPorts } from './support/env.ts';
 import { e2eTmpDir, mailDir } from './support/paths.ts';
 import { startSmtpServer, stopSmtpServer } from './support/smtp.ts';
 import { runState } from './support/run-state.ts';
+import { superAdminEnv } from './support/super-admin.ts';
 import { newTestUser } from './support/users.ts';
 
 /**
@@ -15,6 +16,7 @@ import { newTestUser } from './support/users.ts';
  * account a test signs up is a plain user.
  */
 const createThrowawayFirstAccount = async (baseURL: string) => {
+  const firstAdmin = newTestUser('first-admin');
   const response = await fetch(`${baseURL}/auth/v1/sign-up/email`, {
     method: 'POST',
     headers: {
@@ -22,13 +24,16 @@ const createThrowawayFirstAccount = async (baseURL: string) => {
       origin: baseURL,
       'x-forwarded-for': uniqueClientIp(),
     },
-    body: JSON.stringify(newTestUser('first-admin')),
+    body: JSON.stringify(firstAdmin),
   });
   if (!response.ok) {
     throw new Error(
       `Creating the first (admin) account failed: ${response.status} ${await response.text()}`,
     );
   }
+  // Workers inherit the runner's environment: tests that act as an admin sign in with these.
+  process.env[superAdminEnv.email] = firstAdmin.email;
+  process.env[superAdminEnv.password] = firstAdmin.password;
 };
 
 /**
@@ -68,6 +73,8 @@ export default async function globalSetup(_config: FullConfig) {
       DATA_DIR: dataDir,
       APP_URL: baseURL,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // e2e/tests/email.spec.ts waits for the contact form's mail at this address.
+      SUPPORT_EMAIL: 'support@chorus.test',
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',

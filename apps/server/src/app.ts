@@ -5,13 +5,20 @@ import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
 import { createRouter } from './http/openapi.ts';
-import { rateLimit } from './http/rate-limit.ts';
+import { rateLimit, rateLimitData } from './http/rate-limit.ts';
 import { loadSession } from './http/session.ts';
 import { mountWebApp, type WebAssets } from './http/static.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
+import { refreshSession } from './services/auth/refresh-session.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
 import { adminApiKeysRouter } from './services/rest/admin/api-keys/api-keys.index.ts';
+import { adminAuditLogsRouter } from './services/rest/admin/audit-logs/audit-logs.index.ts';
+import { adminAccessRequestsRouter } from './services/rest/admin/access-requests/access-requests.index.ts';
+import { adminSettingsRouter } from './services/rest/admin/settings/settings.index.ts';
+import { adminOverviewRouter } from './services/rest/admin/overview/overview.index.ts';
+import { accessRequestsRouter } from './services/rest/access-requests/access-requests.index.ts';
+import { signupModeRouter } from './services/rest/signup-mode/signup-mode.index.ts';
 import { getDefaultApiKeyRouter } from './services/functions/get-default-api-key/get-default-api-key.index.ts';
 import { getEnabledProvidersRouter } from './services/functions/get-enabled-providers/get-enabled-providers.index.ts';
 import { getSystemApiKeyRouter } from './services/functions/get-system-api-key/get-system-api-key.index.ts';
@@ -23,6 +30,20 @@ import { chatRouter } from './services/functions/chat/chat.index.ts';
 import { conversationsRouter } from './services/rest/conversations/conversations.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
+import { sendEmailRouter } from './services/functions/send-email/send-email.index.ts';
+import { contactRouter } from './services/functions/contact/contact.index.ts';
+import { unsubscribeRouter } from './services/rest/unsubscribe/unsubscribe.index.ts';
+import { adminEmailOutboxRouter } from './services/rest/admin/email-outbox/email-outbox.index.ts';
+import { adminPricingPlansRouter } from './services/rest/admin/pricing-plans/pricing-plans.index.ts';
+import { adminUsageStatisticsRouter } from './services/rest/admin/usage-statistics/usage-statistics.index.ts';
+import { adminAnalyticsRouter } from './services/rest/admin/analytics/analytics.index.ts';
+import { adminPromptsRouter } from './services/rest/admin/prompts/curation.index.ts';
+import { adminScenariosRouter } from './services/rest/admin/scenarios/scenarios.index.ts';
+import { libraryRouter } from './services/rest/library/library.index.ts';
+import { createCheckoutSessionRouter } from './services/functions/create-checkout-session/create-checkout-session.index.ts';
+import { stripeWebhookRouter } from './services/functions/stripe-webhook/stripe-webhook.index.ts';
+import { clientErrorsRouter } from './services/rest/client-errors/client-errors.index.ts';
+import { adminClientErrorsRouter } from './services/rest/admin/client-errors/client-errors.index.ts';
 
 /** Auth calls that count against the `auth` window: the ones that try credentials or send mail. */
 const limitedAuthPaths = new Set([
@@ -126,14 +147,16 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     const action = c.req.path.slice(AUTH_BASE_PATH.length + 1);
     return limitedAuthPaths.has(action) ? authLimit(c, next) : next();
   });
+  // Ours, not better-auth's: the web's session manager forcing a sliding refresh.
+  app.post(`${AUTH_BASE_PATH}/refresh-session`, refreshSession);
   app.on(['GET', 'POST'], `${AUTH_BASE_PATH}/*`, async (c) =>
     withoutSessionToken(await deps.auth.handler(c.req.raw)),
   );
 
   // --- /rest/v1 and /functions/v1: zod-described routes, one OpenAPI document.
   const api = createRouter();
-  api.use('/rest/v1/*', apiBodyLimit, loadSession);
-  api.use('/functions/v1/*', apiBodyLimit, loadSession);
+  api.use('/rest/v1/*', apiBodyLimit, loadSession, rateLimitData);
+  api.use('/functions/v1/*', apiBodyLimit, loadSession, rateLimitData);
   api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
     type: 'apiKey',
     in: 'cookie',
@@ -145,17 +168,37 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', rpcRouter)
     .route('/', adminUsersRouter)
     .route('/', adminApiKeysRouter)
+    .route('/', adminEmailOutboxRouter)
+    .route('/', unsubscribeRouter)
+    .route('/', adminAuditLogsRouter)
+    .route('/', adminAccessRequestsRouter)
+    .route('/', adminSettingsRouter)
+    .route('/', adminOverviewRouter)
+    .route('/', accessRequestsRouter)
+    .route('/', signupModeRouter)
+    .route('/', adminPricingPlansRouter)
+    .route('/', adminUsageStatisticsRouter)
+    .route('/', adminAnalyticsRouter)
+    .route('/', adminPromptsRouter)
+    .route('/', adminScenariosRouter)
+    .route('/', libraryRouter)
+    .route('/', clientErrorsRouter)
+    .route('/', adminClientErrorsRouter)
     .route('/', apiKeysRouter)
     .route('/', conversationsRouter);
   const functions = createRouter<AuthedEnv>()
     .route('/', copySystemApiKeysRouter)
+    .route('/', sendEmailRouter)
+    .route('/', contactRouter)
     .route('/', getDefaultApiKeyRouter)
     .route('/', getSystemApiKeyRouter)
     .route('/', getEnabledProvidersRouter)
     .route('/', testApiKeyRouter)
     .route('/', chatRouter)
     .route('/', aiApiProxyRouter)
-    .route('/', openRouterModelsRouter);
+    .route('/', openRouterModelsRouter)
+    .route('/', createCheckoutSessionRouter)
+    .route('/', stripeWebhookRouter);
   api.route('/rest/v1', rest).route('/functions/v1', functions);
   api.doc31('/rest/v1/openapi.json', {
     openapi: '3.1.0',
@@ -163,7 +206,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
       title: 'Chorus API',
       version: '1.0.0',
       description:
-        'Data (/rest/v1) and functions (/functions/v1) of Chorus. Authentication is better-auth at /auth/v1 (sign-up/email, sign-in/email, sign-out, get-session, request-password-reset, reset-password, change-password).',
+        'Data (/rest/v1) and functions (/functions/v1) of Chorus. Authentication is better-auth at /auth/v1 (sign-up/email, sign-in/email, sign-out, get-session, request-password-reset, reset-password, change-password), plus POST /auth/v1/refresh-session, which slides the session to 7 days from now and answers like get-session (limited to 5 a minute per user).',
     },
   });
   app.route('/', api);

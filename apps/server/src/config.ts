@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { serverDataPointsDefault } from '@chorus/shared/limits';
 import { providerIds, type ProviderId } from '@chorus/shared/providers';
 
 /**
@@ -38,6 +39,15 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@chorus.local'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().trim().min(8).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(8).optional(),
+  STRIPE_API_URL: httpUrl.optional(),
+  RATE_LIMIT_DATA_POINTS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1)
+    .max(1_000_000)
+    .default(serverDataPointsDefault),
   ...Object.fromEntries(
     providerIds.map((id) => [`${id.toUpperCase()}_BASE_URL`, httpUrl.optional()]),
   ),
@@ -77,6 +87,10 @@ export type Config = {
   supportEmail: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDistDir: string | undefined;
+  /** Set when both Stripe keys are; without it admins assign plans by hand. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
+  /** Requests per user (or guest address) per 60 s over /rest/v1 and /functions/v1 (ADR 009). */
+  rateLimitDataPoints: number;
   providerBaseUrls: Record<ProviderId, string>;
   /** Keys from SYSTEM_KEY_<PROVIDER>, seeded as system keys at start. */
   systemKeySeeds: Partial<Record<ProviderId, string>>;
@@ -141,6 +155,15 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     supportEmail: e.SUPPORT_EMAIL,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+          }
+        : undefined,
+    rateLimitDataPoints: e.RATE_LIMIT_DATA_POINTS,
     providerBaseUrls: Object.fromEntries(
       providerIds.map((id) => [
         id,

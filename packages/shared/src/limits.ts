@@ -18,6 +18,26 @@ export const rateLimitWindows: Record<RateLimitCategory, RateLimitWindow> = {
   data: { points: 50, windowSeconds: 60, blockSeconds: 10 },
 };
 
+/**
+ * The server's `data` budget per user (ADR 009): spec §9's 50 per 60 s is the browser's own
+ * window; the server allows this many (RATE_LIMIT_DATA_POINTS) with the same window and block.
+ */
+export const serverDataPointsDefault = 600;
+
+/** Client error reports (`POST /rest/v1/client-errors`) per user, or per address for guests. */
+export const clientErrorReportLimit: RateLimitWindow = {
+  points: 30,
+  windowSeconds: 60,
+  blockSeconds: 60,
+};
+
+/** Access requests (`POST /rest/v1/access-requests`) per client address. */
+export const accessRequestLimit: RateLimitWindow = {
+  points: 5,
+  windowSeconds: 60 * 60,
+  blockSeconds: 60 * 60,
+};
+
 export const toastDefaults = {
   durationMs: 4000,
   visibleToasts: 3,
@@ -40,3 +60,64 @@ export const sessionTimings = {
   cacheMs: 5000,
   authCacheMs: 30_000,
 } as const;
+
+/** Spec §9: the browser's own limiter, global block, cooldown and recovery (issue 4). */
+export const clientRateLimit = {
+  /** A required delay up to this long is waited out; a longer one throws. */
+  maxWaitMs: 10_000,
+  globalBlockDefaultMs: 30_000,
+  globalBlockMaxMs: 5 * 60_000,
+  cooldownBaseMs: 5000,
+  cooldownMaxMs: 60_000,
+  jitterMaxMs: 1000,
+  errorCountResetMs: 5 * 60_000,
+  recovery: { maxAttempts: 3, cooldownMs: 5000, backoffBaseMs: 1000, backoffMaxMs: 10_000 },
+  /** How long the 'Too many requests' toast stays. */
+  toastMs: 6000,
+  /** The 'Rate Limit Active' page offers 'Retry Now' once this many seconds or fewer remain. */
+  retryNowAtSeconds: 5,
+  /** Spec §4: a profile (or any read) that met a rate-limit error tries again after 2 s. */
+  rateLimitedReadBackoffMs: 2000,
+} as const;
+
+/** Spec §4/§9: more than `maxCalls` calls within `windowMs` throttle a provider for `blockMs`. */
+export const providerThrottle = { maxCalls: 3, windowMs: 1000, blockMs: 5000 } as const;
+
+/** Spec §9: get-enabled-providers at most 3 calls per second, then blocked 5 s. */
+export const enabledProvidersThrottle = { maxCalls: 3, windowMs: 1000, blockMs: 5000 } as const;
+
+/** Spec §9: request de-duplication cache lifetimes, cleaned every 5 minutes. */
+export const requestDedup = {
+  authTtlMs: 30_000,
+  profileTtlMs: 60_000,
+  usageTtlMs: 30_000,
+  defaultTtlMs: 10_000,
+  cleanupMs: 5 * 60_000,
+} as const;
+
+/** Spec §4/§8/§9: the session manager's refresh timings and its circuit breaker. */
+export const authRefresh = {
+  tickMs: 30_000,
+  /** Refresh when this many ticks or fewer remain before expiry. */
+  refreshAtTicksLeft: 3,
+  scheduleBeforeExpiryMs: 5 * 60_000,
+  minScheduleDelayMs: 60_000,
+  minIntervalMs: 5 * 60_000,
+  lockMs: 15_000,
+  breakerMaxFailures: 3,
+  breakerOpenMs: 5 * 60_000,
+  throttleMs: 500,
+  retryableStatuses: [502, 503, 504],
+  waitForAuth: { attempts: 3, backoffBaseMs: 100, backoffMaxMs: 2000 },
+} as const;
+
+/** Spec §4: tab leadership over BroadcastChannel. */
+export const tabLeadership = {
+  claimAfterMs: 1000,
+  heartbeatMs: 2000,
+  silenceMs: 5000,
+  followerDelayMs: 1000,
+} as const;
+
+/** Spec §9: the diagnostics ring buffer keeps this many entries. */
+export const diagnosticsBufferSize = 300;

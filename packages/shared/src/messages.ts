@@ -36,6 +36,30 @@ export const messages = {
   rateLimit: {
     operation: (op: string, seconds: number) =>
       `${op} rate limited. Retry after ${seconds} seconds.`,
+    paused: 'Too many requests. Taking a brief pause to avoid overloading the servers.',
+    pausedDescription: 'This helps maintain service stability for all users.',
+    retryNow: 'Retry Now',
+    waitSeconds: (seconds: number) =>
+      `Rate limited. Please wait ${seconds} seconds before retrying.`,
+    restored: 'Connection restored successfully!',
+    recoveryFailed:
+      'Multiple recovery attempts failed. Please refresh the page or try again later.',
+    pageTitle: 'Rate Limit Active',
+    retryIn: (seconds: number) => `Retry in ${seconds} seconds`,
+    /** Spec §8: words that mark an error as a rate limit (matched case-insensitively). */
+    words: [
+      'rate limit',
+      '429',
+      'too many requests',
+      'over_request_rate_limit',
+      'request rate limit reached',
+    ],
+  },
+  session: {
+    breakerOpen: (seconds: number) =>
+      `Auth refresh circuit breaker is open. Try again in ${seconds} seconds.`,
+    fetchTimeout: 'Session fetch timeout',
+    unavailable: 'Auth system unavailable',
   },
 } as const;
 
@@ -66,4 +90,43 @@ export const keyMessages = {
     badRequest: 'Invalid request format. This may be a temporary issue.',
     empty: 'Anthropic API key validation failed: Empty response',
   },
+} as const;
+
+/** Plans, quotas and payments (issue 6). `waitText` reads like "5 h 12 min". */
+export const planMessages = {
+  quotaExceeded: (limit: number, planName: string, waitText: string) =>
+    `You have used all ${limit} prompts of your ${planName} plan for today. The limit resets at 00:00 UTC (in ${waitText}).`,
+  providerNotAllowed: (providerName: string, planName: string) =>
+    `Your ${planName} plan does not include ${providerName}. Pick another provider, or ask an admin for a plan that includes it.`,
+  modelNotAllowed: (model: string, planName: string) =>
+    `Your ${planName} plan does not include the model ${model}. Pick another model, or ask an admin for a plan that includes it.`,
+  paymentsNotConfigured: 'Payments are not configured; an admin assigns plans.',
+  freePlanUndeletable: 'The Free plan cannot be deleted: it is the fallback plan for every user.',
+  freePlanNotRenamable: 'The Free plan cannot be renamed: it is the fallback plan for every user.',
+  planNameTaken: (name: string) => `A plan named "${name}" already exists. Choose another name.`,
+} as const;
+
+/** People and governance in the back office: roles, suspension, sign-up by request (issue 6). */
+export const peopleMessages = {
+  accessRequestReceived:
+    'Thank you. Your request has been received; if it is approved, an invitation link will be e-mailed to that address.',
+  accessRequestsRateLimited: (seconds: number) =>
+    `Access request rate limited. Retry after ${seconds} seconds.`,
+  signUpByRequest:
+    'Sign-up on this workspace is by invitation. Request access at /request-access; once approved, use the link in the invitation e-mail to sign up.',
+  invitationInvalid:
+    'This invitation link is not valid for this e-mail address, has expired, or was already used. Request access again at /request-access.',
+  accountSuspended:
+    'This account is suspended. Contact your administrator if you think this is a mistake.',
+  cannotChangeOwnRole: 'You cannot change your own role. Ask another super admin.',
+  cannotSuspendSelf: 'You cannot suspend your own account.',
+  lastSuperAdmin: 'This is the last super admin. Make someone else a super admin first.',
+  superAdminOnly: 'Only a super admin can grant or remove the super admin role.',
+  cannotSuspendAdmin: 'Only a super admin can suspend or reactivate an admin.',
+  userNotFound: 'There is no such user.',
+  planNotFound: 'There is no such pricing plan. Reload the page to see the current plans.',
+  accessRequestNotFound: 'There is no such access request.',
+  accessRequestDecided: (status: string) =>
+    `This request was already ${status}. Reload the page to see its current state.`,
+  userAlreadyExists: 'An account with this e-mail address already exists.',
 } as const;

@@ -45,6 +45,7 @@ export const adminRoutes = [
   '/admin/super-admin',
   '/admin/prompts',
   '/admin/analytics',
+  '/admin/audit-logs',
 ] as const;
 
 /** Where a guest is sent from a signed-in route. */

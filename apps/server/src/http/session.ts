@@ -1,12 +1,15 @@
 import { createMiddleware } from 'hono/factory';
 import { messages } from '@chorus/shared/messages';
+import { isSuspended } from '../db/repositories/admin-users.ts';
 import { findRole } from '../db/repositories/roles.ts';
 import type { AppEnv, AuthedEnv } from './app-env.ts';
 import { ApiError } from './errors.ts';
 
-/** Reads the session cookie once per request. */
+/** Reads the session cookie once per request. A suspended account counts as signed out. */
 export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
-  const session = await c.var.deps.auth.api.getSession({ headers: c.req.raw.headers });
+  const found = await c.var.deps.auth.api.getSession({ headers: c.req.raw.headers });
+  const session =
+    found && (await isSuspended(c.var.deps.database.db, found.user.id)) ? null : found;
   c.set('user', session?.user ?? null);
   c.set('session', session?.session ?? null);
   await next();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DestinationStream } from 'pino';
 import { startProviderSim } from '@chorus/provider-sim';
 import { createApp } from '../app.ts';
@@ -9,11 +9,20 @@ import { loadConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { createDeps } from '../deps.ts';
+import {
+  defaultEmailRetryPolicy,
+  registerEmailRetries,
+  type EmailRetryPolicy,
+} from '../jobs/email-retry.ts';
+import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Deps } from '../http/app-env.ts';
 import { createLogger } from '../logger.ts';
 import { openTestDatabase } from './database.ts';
 
 export const TEST_APP_URL = 'http://localhost:8080';
+
+/** The `data` budget of a test app unless its env says otherwise: far beyond any one test. */
+export const HARNESS_DATA_POINTS = 100_000;
 
 export type TestResponse<T = unknown> = { status: number; body: T; headers: Headers };
 
@@ -35,6 +44,8 @@ export const startTestApp = async (
     logStream?: DestinationStream;
     /** Start the provider simulator and point every provider at it (`t.sim`). */
     providerSim?: boolean;
+    /** Start the job queue (pg-boss) with e-mail retries; `retry` shortens the backoff. */
+    jobs?: boolean | { retry?: Partial<EmailRetryPolicy> };
   } = {},
 ) => {
   const sim = opts.providerSim ? await startProviderSim({ port: 0 }) : undefined;
@@ -46,11 +57,19 @@ export const startTestApp = async (
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // Sweeps drive hundreds of calls as one user; a test about the data limit sets its own.
+    RATE_LIMIT_DATA_POINTS: String(HARNESS_DATA_POINTS),
     ...(sim && providerEnv(sim.baseUrls)),
     ...opts.env,
   });
   const deps: Deps = createDeps(config, database, createLogger(config.logLevel, opts.logStream));
   const app = createApp(deps);
+  let jobs: JobQueue | undefined;
+  if (opts.jobs) {
+    jobs = await startJobQueue({ database, log: deps.log, pollingIntervalSeconds: 0.5 });
+    const retry = typeof opts.jobs === 'object' ? opts.jobs.retry : undefined;
+    await registerEmailRetries(jobs, deps.mailer, { ...defaultEmailRetryPolicy, ...retry });
+  }
 
   const client = (ip = nextIp()) => {
     const cookies = new Map<string, string>();
@@ -119,11 +138,17 @@ export const startTestApp = async (
     return Object.assign(c, { id: res.body.user.id, email });
   };
 
-  const outboxFor = (address: string) =>
+  /** The outbox rows to exactly `address`, oldest first; only `template`'s when given. */
+  const outboxFor = (address: string, template?: string) =>
     database.db
       .select()
       .from(emailOutbox)
-      .where(eq(emailOutbox.to, [address]))
+      .where(
+        and(
+          eq(emailOutbox.to, [address]),
+          template === undefined ? undefined : eq(emailOutbox.template, template),
+        ),
+      )
       .orderBy(emailOutbox.created_at);
 
   return {
@@ -137,7 +162,12 @@ export const startTestApp = async (
     client,
     user,
     outboxFor,
+    /** The job queue, when started with `jobs`. */
+    jobs,
     async close() {
+      await deps.mailer.settled();
+      deps.mailer.useRetries(null);
+      await jobs?.stop();
       deps.mailer.close();
       await deps.realtime.close();
       await sim?.close();

@@ -97,9 +97,46 @@ const AdminUsers = lazyPage(
   () => import('@/features/admin/components/admin-users-page'),
   'AdminUsersPage',
 );
-const AdminSection = lazyPage(
-  () => import('@/features/admin/components/admin-section-page'),
-  'AdminSectionPage',
+const AdminEmails = lazyPage(
+  () => import('@/features/admin/components/email-outbox-page'),
+  'EmailOutboxPage',
+);
+const Unsubscribe = lazyPage(
+  () => import('@/features/unsubscribe/components/unsubscribe-page'),
+  'UnsubscribePage',
+);
+const AdminOverview = lazyPage(
+  () => import('@/features/admin/components/admin-overview-page'),
+  'AdminOverviewPage',
+);
+const AdminAuditLogs = lazyPage(
+  () => import('@/features/admin/components/audit-logs-page'),
+  'AuditLogsPage',
+);
+const SuperAdmin = lazyPage(
+  () => import('@/features/admin/components/super-admin-page'),
+  'SuperAdminPage',
+);
+const AdminPricingPlans = lazyPage(
+  () => import('@/features/admin/components/pricing-plans-page'),
+  'PricingPlansPage',
+);
+const AdminUsageStatistics = lazyPage(
+  () => import('@/features/admin/components/usage-statistics-page'),
+  'UsageStatisticsPage',
+);
+const AdminPrompts = lazyPage(
+  () => import('@/features/admin/components/admin-prompts-page'),
+  'AdminPromptsPage',
+);
+// Its own chunk, with recharts: never part of the chat or the other admin pages.
+const AdminAnalytics = lazyPage(
+  () => import('@/features/admin/components/analytics-page'),
+  'AnalyticsPage',
+);
+const AdminApiKeys = lazyPage(
+  () => import('@/features/admin/components/admin-api-keys-page'),
+  'AdminApiKeysPage',
 );
 
 /** Every route of spec §2. Paths are relative to the root layout at '/'. */
@@ -120,6 +157,7 @@ export const routes: RouteObject[] = [
           { path: 'discover', element: <Discover /> },
           { path: 'trends', element: <Trends /> },
           { path: 'help', element: <Help /> },
+          { path: 'unsubscribe', element: <Unsubscribe /> },
           { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },
           { path: 'api-docs', element: <ApiDocs /> },
         ],
@@ -161,14 +199,16 @@ export const routes: RouteObject[] = [
           {
             element: <AdminLayout />,
             children: [
-              { index: true, element: <AdminSection section="overview" /> },
+              { index: true, element: <AdminOverview /> },
               { path: 'users', element: <AdminUsers /> },
-              { path: 'api-keys', element: <AdminSection section="api-keys" /> },
-              { path: 'pricing-plans', element: <AdminSection section="pricing-plans" /> },
-              { path: 'usage-statistics', element: <AdminSection section="usage-statistics" /> },
-              { path: 'super-admin', element: <AdminSection section="super-admin" /> },
-              { path: 'prompts', element: <AdminSection section="prompts" /> },
-              { path: 'analytics', element: <AdminSection section="analytics" /> },
+              { path: 'emails', element: <AdminEmails /> },
+              { path: 'api-keys', element: <AdminApiKeys /> },
+              { path: 'pricing-plans', element: <AdminPricingPlans /> },
+              { path: 'usage-statistics', element: <AdminUsageStatistics /> },
+              { path: 'super-admin', element: <SuperAdmin /> },
+              { path: 'audit-logs', element: <AdminAuditLogs /> },
+              { path: 'prompts', element: <AdminPrompts /> },
+              { path: 'analytics', element: <AdminAnalytics /> },
             ],
           },
         ],

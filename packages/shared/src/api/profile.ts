@@ -7,6 +7,7 @@ export const pricingPlanSchema = z.object({
   price_cents: z.number().int(),
   daily_prompt_limit: z.number().int().nullable(),
   allowed_providers: z.array(z.string()),
+  allowed_models: z.array(z.string()),
   created_at: z.string(),
 });
 export type PricingPlan = z.infer<typeof pricingPlanSchema>;
@@ -24,6 +25,22 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
+/** `GET /rest/v1/profile/public-name-available?name=`: checked as the user types. */
+export const publicNameAvailabilityQuerySchema = z.object({
+  name: z.string().trim().min(1, 'Give a name to check').max(60),
+});
+export const publicNameAvailabilitySchema = z.object({
+  name: z.string(),
+  available: z.boolean(),
+  /** Why the name cannot be used, when it cannot. */
+  reason: z.string().nullable(),
+});
+export type PublicNameAvailability = z.infer<typeof publicNameAvailabilitySchema>;
+
+export const publicNamePattern = /^[\p{L}\p{N}_.-]+$/u;
+export const publicNamePatternMessage =
+  'Public name may contain letters, numbers, dots, dashes and underscores only';
+
 const trimmedName = (max: number) =>
   z
     .string()
@@ -36,8 +53,8 @@ export const profileUpdateSchema = z
   .object({
     full_name: trimmedName(120).optional(),
     public_name: trimmedName(60)
-      .refine((v) => v === null || /^[\p{L}\p{N}_.-]+$/u.test(v), {
-        message: 'Public name may contain letters, numbers, dots, dashes and underscores only',
+      .refine((v) => v === null || publicNamePattern.test(v), {
+        message: publicNamePatternMessage,
       })
       .optional(),
   })

@@ -10,6 +10,7 @@ const toPlan = (p: PlanRow): PricingPlan => ({
   price_cents: p.price_cents,
   daily_prompt_limit: p.daily_prompt_limit,
   allowed_providers: p.allowed_providers,
+  allowed_models: p.allowed_models,
   created_at: p.created_at.toISOString(),
 });
 

@@ -148,7 +148,7 @@ describe('password reset', () => {
       .post('/auth/v1/request-password-reset', { email: 'reset-mail@example.com' });
     expect(res.status).toBe(200);
 
-    const [mail, ...more] = await t.outboxFor('reset-mail@example.com');
+    const [mail, ...more] = await t.outboxFor('reset-mail@example.com', 'password_reset');
     expect(more).toHaveLength(0);
     expect(mail).toMatchObject({ status: 'pending', template: 'password_reset' });
     expect(mail!.text).toContain(`${TEST_APP_URL}/reset-password?token=`);
@@ -266,7 +266,7 @@ describe('password reset through a real SMTP server', () => {
       expect(mail.html).toContain(link);
       expect(mail.html).toContain(`© ${year} Chorus`);
 
-      const [row] = await t.outboxFor('smtp-ann@example.com');
+      const [row] = await t.outboxFor('smtp-ann@example.com', 'password_reset');
       expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
       expect(row!.sent_at).toBeInstanceOf(Date);
 
@@ -295,7 +295,7 @@ describe('password reset through a real SMTP server', () => {
         .post('/auth/v1/request-password-reset', { email: 'smtp-down@example.com' });
       expect(res.status).toBe(200);
 
-      const [row] = await t.outboxFor('smtp-down@example.com');
+      const [row] = await t.outboxFor('smtp-down@example.com', 'password_reset');
       expect(row).toMatchObject({ status: 'failed', attempts: 1, sent_at: null });
       expect(row!.last_error).toEqual(expect.any(String));
       expect(row!.last_error).not.toBe('');

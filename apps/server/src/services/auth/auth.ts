@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
+import { peopleMessages } from '@chorus/shared/messages';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { passwordRules } from '@chorus/shared/limits';
 import type { Config } from '../../config.ts';
@@ -7,9 +9,13 @@ import type { Db } from '../../db/client.ts';
 import { ProfilesRepository } from '../../db/repositories/profiles.ts';
 import { claimFirstUser } from '../../db/repositories/roles.ts';
 import { SettingsRepository } from '../../db/repositories/settings.ts';
+import { isSuspended } from '../../db/repositories/admin-users.ts';
+import { decideSignUp, inviteFrom } from '../rest/signup-mode/signup-policy.ts';
 import { accounts, sessions, users, verifications } from '../../db/schema.ts';
-import { passwordResetEmail } from '../../email/password-reset.ts';
+import { emailIdentity } from '../../email/identity.ts';
+import { passwordResetEmail } from '../../email/templates/password-reset.tsx';
 import type { Mailer } from '../../email/transport.ts';
+import { sendWelcomeEmail } from '../../email/welcome.ts';
 import type { Logger } from '../../logger.ts';
 
 /** The header our own middleware sets to the client IP it decided on (see client-ip.ts). */
@@ -51,11 +57,11 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
       sendResetPassword: async ({ user, token }) => {
         const resetLink = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
         await mailer.send(
-          passwordResetEmail({
+          await passwordResetEmail({
+            identity: emailIdentity(config),
             to: user.email,
             userName: user.name,
             resetLink,
-            supportEmail: config.supportEmail,
           }),
         );
       },
@@ -75,14 +81,39 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
     databaseHooks: {
+      // Sign-up by request (app_settings.signup_mode): an invitation of an approved request.
       user: {
         create: {
+          before: async (user, ctx) => {
+            const decision = await decideSignUp(db, user.email, inviteFrom(ctx?.body, ctx?.query));
+            if (!decision.allowed) {
+              throw new APIError('FORBIDDEN', {
+                message: decision.message,
+                code: 'SIGNUP_BY_REQUEST',
+              });
+            }
+          },
           after: async (user) => {
             try {
               await provisionUser(db, user);
             } catch (error) {
               // The profile is re-created on first read; the sign-up itself stands.
               log.error({ err: error, userId: user.id }, 'provisioning a new user failed');
+            }
+            // Not awaited: a slow or failing mail server never holds up or fails a sign-up.
+            sendWelcomeEmail({ config, mailer }, user);
+          },
+        },
+      },
+      // A suspended account cannot sign in (its sessions were ended when it was suspended).
+      session: {
+        create: {
+          before: async (session) => {
+            if (await isSuspended(db, session.userId)) {
+              throw new APIError('FORBIDDEN', {
+                message: peopleMessages.accountSuspended,
+                code: 'ACCOUNT_SUSPENDED',
+              });
             }
           },
         },

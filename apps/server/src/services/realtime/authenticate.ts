@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isSuspended } from '../../db/repositories/admin-users.ts';
 import type { Deps } from '../../http/app-env.ts';
 import type { Authenticate } from './hub.ts';
 
@@ -7,7 +8,7 @@ import type { Authenticate } from './hub.ts';
  * session cookie) and only with a live session.
  */
 export const sessionAuthenticator =
-  (deps: Pick<Deps, 'auth' | 'config'>): Authenticate =>
+  (deps: Pick<Deps, 'auth' | 'config' | 'database'>): Authenticate =>
   async (req: IncomingMessage) => {
     const origin = req.headers.origin;
     if (!origin || !deps.config.trustedOrigins.includes(origin)) return { status: 403 };
@@ -17,5 +18,6 @@ export const sessionAuthenticator =
       else if (Array.isArray(value)) headers.set(name, value.join(', '));
     }
     const session = await deps.auth.api.getSession({ headers });
-    return session ? { userId: session.user.id } : { status: 401 };
+    if (!session || (await isSuspended(deps.database.db, session.user.id))) return { status: 401 };
+    return { userId: session.user.id };
   };

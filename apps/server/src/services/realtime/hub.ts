@@ -12,11 +12,17 @@ const CHANNEL = 'chorus_realtime';
 const PING_INTERVAL_MS = 30_000;
 const MAX_SOCKETS_PER_USER = 20;
 
-type Envelope = { user_id: string; change: RealtimeChange };
+/** Close code telling the browser its session ended (suspended, revoked): do not reconnect. */
+export const SESSION_ENDED_CLOSE_CODE = 4401;
+
+type Envelope =
+  { user_id: string; change: RealtimeChange } | { user_id: string; session_ended: true };
 
 export type Realtime = {
   /** Tells every instance that `userId`'s data changed; only that user's sockets hear it. */
   publish(userId: string, change: RealtimeChange): Promise<void>;
+  /** Tells every instance to close `userId`'s sockets: their sessions were ended on purpose. */
+  endSessions(userId: string): Promise<void>;
   /** Accepts WebSocket upgrades at /realtime/v1 on the HTTP server. */
   attach(server: Server, authenticate: Authenticate): Promise<void>;
   close(): Promise<void>;
@@ -43,9 +49,27 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
     } catch {
       return;
     }
+    const own = sockets.get(envelope.user_id) ?? [];
+    if ('session_ended' in envelope) {
+      for (const socket of own) {
+        if (socket.readyState === socket.OPEN)
+          socket.send(JSON.stringify({ type: 'session_ended' }));
+        socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+      }
+      return;
+    }
     const message = JSON.stringify({ type: 'change', change: envelope.change });
-    for (const socket of sockets.get(envelope.user_id) ?? []) {
+    for (const socket of own) {
       if (socket.readyState === socket.OPEN) socket.send(message);
+    }
+  };
+
+  const notify = async (envelope: Envelope) => {
+    try {
+      await database.db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`);
+    } catch (err) {
+      // Realtime is a convenience: the change itself is already stored.
+      log.warn({ err }, 'realtime publish failed');
     }
   };
 
@@ -80,15 +104,8 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
   };
 
   return {
-    async publish(userId, change) {
-      const envelope: Envelope = { user_id: userId, change };
-      try {
-        await database.db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`);
-      } catch (err) {
-        // Realtime is a convenience: the change itself is already stored.
-        log.warn({ err }, 'realtime publish failed');
-      }
-    },
+    publish: (userId, change) => notify({ user_id: userId, change }),
+    endSessions: (userId) => notify({ user_id: userId, session_ended: true }),
     async attach(server, authenticate) {
       unlisten = await database.listen(CHANNEL, deliver);
       pinger = setInterval(() => {

@@ -1,11 +1,13 @@
 import type { Server } from 'node:http';
 import { connect as connectTcp } from 'node:net';
 import { serve } from '@hono/node-server';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../../test/harness.ts';
 import { sessionAuthenticator } from './authenticate.ts';
+import { SESSION_ENDED_CLOSE_CODE } from './hub.ts';
 
 let t: TestApp;
 let server: Server;
@@ -30,15 +32,16 @@ type Received = { type: string; change?: { table: string; type: string; id: stri
 
 /** Opens a socket as `user` and collects what it hears. */
 const connect = (cookies: Map<string, string>, origin = TEST_APP_URL) =>
-  new Promise<{ ws: WebSocket; heard: Received[] }>((resolve, reject) => {
+  new Promise<{ ws: WebSocket; heard: Received[]; closed: Promise<number> }>((resolve, reject) => {
     const ws = new WebSocket(url, {
       headers: { origin, cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
     });
     const heard: Received[] = [];
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.on('message', (data) => {
       const msg = JSON.parse(String(data)) as Received;
       heard.push(msg);
-      if (msg.type === 'ready') resolve({ ws, heard });
+      if (msg.type === 'ready') resolve({ ws, heard, closed });
     });
     ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.on('error', reject);
@@ -137,5 +140,27 @@ describe('/realtime/v1', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("closes a suspended user's open sockets at once and refuses them afterwards", async () => {
+    const admin = await t.user('rt-admin@example.com');
+    await t.database.db.execute(
+      sql`update profiles set role = 'super_admin' where id = ${admin.id}`,
+    );
+    const victim = await t.user('rt-victim@example.com');
+    const bystander = await t.user('rt-bystander@example.com');
+    const victimTab = await connect(victim.cookies);
+    const bystanderTab = await connect(bystander.cookies);
+
+    const res = await admin.patch(`/rest/v1/admin/users/${victim.id}`, { suspended: true });
+    expect(res.status).toBe(200);
+    expect(await victimTab.closed).toBe(SESSION_ENDED_CLOSE_CODE);
+    expect(victimTab.heard.map((m) => m.type)).toContain('session_ended');
+    await expect(connect(victim.cookies)).rejects.toThrow('HTTP 401');
+
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bystanderTab.ws.readyState).toBe(WebSocket.OPEN);
+    expect(bystanderTab.heard.map((m) => m.type)).not.toContain('session_ended');
+    bystanderTab.ws.close();
   });
 });

@@ -1,6 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { createQueryClient } from '@/lib/query-client';
+import { SessionExpirySync } from './session-expiry-sync';
 import { SessionSync } from './session-sync';
 import { ThemeProvider } from './theme-provider';
 
@@ -12,6 +13,7 @@ export const AppProviders = ({ children, queryClient }: AppProvidersProps) => {
     <QueryClientProvider client={client}>
       <ThemeProvider>
         <SessionSync />
+        <SessionExpirySync />
         {children}
       </ThemeProvider>
     </QueryClientProvider>

@@ -7,6 +7,7 @@ import { createRouter } from '../../../http/openapi.ts';
 import { getLanguageModel } from '../../../providers/registry.ts';
 import { resolveProviderKey } from '../../keys/resolve-key.ts';
 import { describeProviderError } from '../../../providers/provider-errors.ts';
+import { chargePrompt, usageRecorder } from '../../../quota/quota.ts';
 import { aiApiProxyRoute } from './ai-api-proxy.routes.ts';
 
 /** Spec §5: these providers are only reached through the provider selection, never a raw key. */
@@ -34,11 +35,21 @@ export const aiApiProxyRouter = createRouter<AuthedEnv>().openapi(aiApiProxyRout
       `No ${name} API key is available to you. Add one on the API keys page.`,
     );
   }
+  const model = resolveModel(body.provider, body.model);
+  await chargePrompt({ db: deps.database.db, userId: user.id, provider: body.provider, model });
+  const recordUsage = usageRecorder({
+    db: deps.database.db,
+    userId: user.id,
+    kind: 'proxy',
+    provider: body.provider,
+    model,
+    log: deps.log,
+  });
   try {
-    const { text } = await generateText({
+    const { text, totalUsage } = await generateText({
       model: getLanguageModel({
         provider: body.provider,
-        model: resolveModel(body.provider, body.model),
+        model,
         apiKey: key.apiKey,
         baseUrls: deps.config.providerBaseUrls,
       }),
@@ -46,8 +57,10 @@ export const aiApiProxyRouter = createRouter<AuthedEnv>().openapi(aiApiProxyRout
       maxRetries: 1,
       abortSignal: AbortSignal.any([AbortSignal.timeout(body.timeout), c.req.raw.signal]),
     });
+    await recordUsage('ok', totalUsage);
     return c.json({ response: text }, 200);
   } catch (error) {
+    await recordUsage('error');
     if (error instanceof Error && error.name === 'TimeoutError') {
       throw new ApiError(
         504,

@@ -19,6 +19,9 @@ export const aiApiProxyRoute = createRoute({
     200: jsonContent(aiProxyResponseSchema, 'The model’s answer'),
     400: errorResponse('Invalid input, a disallowed direct call, or no key available'),
     401: errorResponse('Not signed in'),
+    403: errorResponse(
+      'Refused by the plan (`quota:exceeded`, `quota:provider_not_allowed`, `quota:model_not_allowed`)',
+    ),
     502: errorResponse('The provider failed'),
     504: errorResponse('The provider did not answer within `timeout`'),
   },

@@ -17,6 +17,7 @@ import { messageChange } from '../../realtime/changes.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
 import { chatRoute } from './chat.routes.ts';
 import { describeProviderError } from '../../../providers/provider-errors.ts';
+import { chargePrompt, usageRecorder } from '../../../quota/quota.ts';
 
 /** How many earlier messages go to the model with each turn. */
 const CONTEXT_MESSAGES = 100;
@@ -101,9 +102,10 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   }
   const model = resolveModel(body.provider, body.model);
 
-  // The user's message is committed before any provider is called.
+  // What the request refers to is checked before the plan is charged: a request that cannot
+  // run costs no prompt.
   let userMessage: MessageRow | undefined;
-  let removed: MessageRow | undefined;
+  let edited: MessageRow | undefined;
   if (body.regenerate) {
     userMessage = await messages.lastOfRole(conversation.id, 'user');
     if (!userMessage)
@@ -112,17 +114,34 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         'chat:nothing_to_regenerate',
         'There is no message to answer again yet.',
       );
+  } else if (body.edit_of) {
+    edited = await messages.get(body.edit_of);
+    if (!edited || edited.conversation_id !== conversation.id || edited.role !== 'user') {
+      throw new ApiError(
+        404,
+        'chat:message_not_found',
+        'The message to edit does not exist in this conversation.',
+      );
+    }
+  }
+
+  // The plan is checked and the prompt counted before anything is stored or sent.
+  await chargePrompt({ db, userId: user.id, provider: body.provider, model });
+  const recordUsage = usageRecorder({
+    db,
+    userId: user.id,
+    kind: 'chat',
+    provider: body.provider,
+    model,
+    log: deps.log,
+  });
+
+  // The user's message is committed before any provider is called.
+  let removed: MessageRow | undefined;
+  if (userMessage) {
     if ((await messages.deleteAfter(userMessage)) > 0) removed = userMessage;
   } else {
-    if (body.edit_of) {
-      const edited = await messages.get(body.edit_of);
-      if (!edited || edited.conversation_id !== conversation.id || edited.role !== 'user') {
-        throw new ApiError(
-          404,
-          'chat:message_not_found',
-          'The message to edit does not exist in this conversation.',
-        );
-      }
+    if (edited) {
       await messages.deleteFrom(edited);
       removed = edited;
     }
@@ -185,13 +204,15 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     onChunk: ({ chunk }) => {
       if (chunk.type === 'text-delta') writer.append(chunk.text);
     },
-    onFinish: async ({ text, sources }) => {
+    onFinish: async ({ text, sources, totalUsage }) => {
+      await recordUsage('ok', totalUsage);
       const saved: Source[] = sources
         .filter((s) => s.sourceType === 'url')
         .map((s) => ({ url: s.url, ...(s.title ? { title: s.title } : {}) }));
       await writer.finish({ content: text, status: 'complete', sources: saved });
     },
     onAbort: async () => {
+      await recordUsage('ok');
       await writer.finish({ status: 'interrupted' });
     },
     onError: ({ error }) => {
@@ -208,6 +229,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       'provider call failed',
     );
     void writer.finish({ status: writer.text ? 'interrupted' : 'error' });
+    void recordUsage('error');
     return describeProviderError(body.provider, error);
   }
 

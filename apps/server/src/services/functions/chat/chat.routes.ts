@@ -22,6 +22,9 @@ export const chatRoute = createRoute({
     },
     400: errorResponse('Invalid input, nothing to regenerate, or no API key for the provider'),
     401: errorResponse('Not signed in'),
+    403: errorResponse(
+      'Refused by the plan (`quota:exceeded`, `quota:provider_not_allowed`, `quota:model_not_allowed`)',
+    ),
     404: errorResponse('No such conversation or message'),
   },
 });

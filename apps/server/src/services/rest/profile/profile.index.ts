@@ -1,9 +1,20 @@
 import { messages } from '@chorus/shared/messages';
+import { publicNamePattern, publicNamePatternMessage } from '@chorus/shared/api/profile';
+import { latestSubscription } from '../../../db/repositories/billing.ts';
+import { findPlanForUser, listPurchasablePlans } from '../../../db/repositories/pricing-plans.ts';
+import { UsageRepository } from '../../../db/repositories/usage.ts';
+import { nextUtcMidnight, utcDate } from '../../../quota/quota.ts';
 import { ProfilesRepository, PublicNameTakenError } from '../../../db/repositories/profiles.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { getProfile, patchProfile } from './profile.routes.ts';
+import {
+  getProfile,
+  getProfileBilling,
+  getProfileUsage,
+  getPublicNameAvailability,
+  patchProfile,
+} from './profile.routes.ts';
 
 export const profileRouter = createRouter<AuthedEnv>()
   .openapi(getProfile, async (c) => {
@@ -34,4 +45,56 @@ export const profileRouter = createRouter<AuthedEnv>()
       }
       throw error;
     }
+  })
+  .openapi(getProfileUsage, async (c) => {
+    const { db } = c.var.deps.database;
+    const now = new Date();
+    const date = utcDate(now);
+    const [plan, count] = await Promise.all([
+      findPlanForUser(db, c.var.user.id),
+      new UsageRepository(db, c.var.user.id).countOn(date),
+    ]);
+    return c.json(
+      {
+        date,
+        count,
+        limit: plan.daily_prompt_limit,
+        plan_name: plan.name,
+        resets_at: nextUtcMidnight(now).toISOString(),
+      },
+      200,
+    );
+  })
+  .openapi(getPublicNameAvailability, async (c) => {
+    const { name } = c.req.valid('query');
+    if (!publicNamePattern.test(name)) {
+      return c.json({ name, available: false, reason: publicNamePatternMessage }, 200);
+    }
+    const repo = new ProfilesRepository(c.var.deps.database.db, c.var.user.id);
+    const available = await repo.isPublicNameAvailable(name);
+    return c.json(
+      { name, available, reason: available ? null : 'That public name is already taken.' },
+      200,
+    );
+  })
+  .openapi(getProfileBilling, async (c) => {
+    const { db } = c.var.deps.database;
+    const paymentsEnabled = Boolean(c.var.deps.config.stripe);
+    const [subscription, plans] = await Promise.all([
+      latestSubscription(db, c.var.user.id),
+      paymentsEnabled ? listPurchasablePlans(db) : Promise.resolve([]),
+    ]);
+    return c.json(
+      {
+        payments_enabled: paymentsEnabled,
+        subscription,
+        plans: plans.map((p) => ({
+          id: p.id,
+          name: p.name,
+          price_cents: p.price_cents,
+          daily_prompt_limit: p.daily_prompt_limit,
+        })),
+      },
+      200,
+    );
   });

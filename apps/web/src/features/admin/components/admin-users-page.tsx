@@ -1,16 +1,27 @@
 import { Search, Users } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
-import type { UserStatisticsRow } from '@chorus/shared/api/admin';
+import { toast } from 'sonner';
+import type { PlanChoice, UserStatisticsRow } from '@chorus/shared/api/admin';
+import type { Role } from '@chorus/shared/roles';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorMessage } from '@/lib/api-error';
+import { useSession } from '@/lib/session';
+import { useAccessRequests } from '../api/get-access-requests';
 import { useAdminUsers } from '../api/get-users';
+import { useUpdateAdminUser, type UpdateUserInput } from '../api/update-user';
+import { AccessRequestsPanel } from './access-requests-panel';
+import { useAdmin } from './admin-context';
 
 const PAGE_SIZE = 50;
 
-const roleLabel: Record<UserStatisticsRow['role'], string> = {
+const roleLabel: Record<Role, string> = {
   user: 'User',
   admin: 'Admin',
   super_admin: 'Super admin',
@@ -19,25 +30,146 @@ const roleLabel: Record<UserStatisticsRow['role'], string> = {
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—';
 
-export const AdminUsersPage = () => {
+const displayName = (u: UserStatisticsRow) => u.full_name ?? u.public_name ?? u.email;
+
+type RowProps = {
+  user: UserStatisticsRow;
+  plans: PlanChoice[];
+  isSelf: boolean;
+  isSuperAdmin: boolean;
+  busy: boolean;
+  onChange: (input: UpdateUserInput, success: string) => void;
+  onAskSuspend: (user: UserStatisticsRow) => void;
+};
+
+const UserRow = ({ user, plans, isSelf, isSuperAdmin, busy, onChange, onAskSuspend }: RowProps) => {
+  // Admins move people between user and admin; the super admin role is for super admins.
+  const roleChoices: Role[] = isSuperAdmin ? ['user', 'admin', 'super_admin'] : ['user', 'admin'];
+  const canChangeRole = !isSelf && (isSuperAdmin || user.role !== 'super_admin');
+  const canSuspend = !isSelf && (isSuperAdmin || user.role === 'user');
+  const name = displayName(user);
+  return (
+    <tr className={user.suspended_at ? 'bg-muted/40' : undefined}>
+      <td className="px-4 py-3">
+        <div className="font-medium">
+          {user.full_name ?? user.public_name ?? '—'}
+          {isSelf ? <span className="ml-2 text-xs text-muted-foreground">(you)</span> : null}
+        </div>
+        <div className="text-muted-foreground">{user.email}</div>
+        {user.suspended_at ? (
+          <div className="mt-1 text-xs font-medium text-destructive">
+            Suspended {formatDate(user.suspended_at)}
+          </div>
+        ) : null}
+      </td>
+      <td className="px-4 py-3">
+        {canChangeRole ? (
+          <NativeSelect
+            aria-label={`Role of ${name}`}
+            value={user.role}
+            disabled={busy}
+            onChange={(event) => {
+              const role = event.target.value as Role;
+              onChange(
+                { userId: user.user_id, change: { role } },
+                `${name} is now ${roleLabel[role].toLowerCase()}`,
+              );
+            }}
+          >
+            {roleChoices.map((role) => (
+              <option key={role} value={role}>
+                {roleLabel[role]}
+              </option>
+            ))}
+          </NativeSelect>
+        ) : (
+          roleLabel[user.role]
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <NativeSelect
+          aria-label={`Plan of ${name}`}
+          value={user.plan_id ?? plans.find((p) => p.name === user.plan_name)?.id ?? ''}
+          disabled={busy}
+          onChange={(event) => {
+            const plan = plans.find((p) => p.id === event.target.value);
+            if (!plan) return;
+            onChange(
+              { userId: user.user_id, change: { plan_id: plan.id } },
+              `${name} is now on the ${plan.name} plan`,
+            );
+          }}
+        >
+          {user.plan_id === null && !plans.some((p) => p.name === user.plan_name) ? (
+            <option value="">{user.plan_name}</option>
+          ) : null}
+          {plans.map((plan) => (
+            <option key={plan.id} value={plan.id}>
+              {plan.name}
+            </option>
+          ))}
+        </NativeSelect>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.registration_date)}</td>
+      <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.last_active)}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{user.conversation_count}</td>
+      <td className="px-4 py-3 text-right tabular-nums">{user.message_count}</td>
+      <td className="px-4 py-3 text-right">
+        {!canSuspend ? null : user.suspended_at ? (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy}
+            onClick={() =>
+              onChange(
+                { userId: user.user_id, change: { suspended: false } },
+                `${name} is active again`,
+              )
+            }
+          >
+            Reactivate
+          </Button>
+        ) : (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy}
+            onClick={() => onAskSuspend(user)}
+            aria-label={`Suspend ${name}`}
+          >
+            Suspend
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+};
+
+const PeopleTab = () => {
+  const session = useSession();
+  const { isSuperAdmin } = useAdmin();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
+  const [suspending, setSuspending] = useState<UserStatisticsRow | null>(null);
   const deferredSearch = useDeferredValue(search);
   const { data, isPending, isError, error, isFetching } = useAdminUsers({
     search: deferredSearch,
     limit: PAGE_SIZE,
     offset,
   });
+  const update = useUpdateAdminUser();
+
+  const change = (input: UpdateUserInput, success: string) =>
+    update.mutate(input, {
+      onSuccess: () => toast.success(success),
+      onError: (err) => toast.error('The change was not saved', { description: errorMessage(err) }),
+    });
 
   const total = data?.total ?? 0;
   const lastShown = Math.min(offset + PAGE_SIZE, total);
 
   return (
     <div>
-      <PageHeader
-        title="Users"
-        description="Every account, newest registration first, with its role and activity."
-      />
       <div className="mb-4 flex items-center gap-3">
         <label className="relative w-full max-w-sm">
           <span className="sr-only">Search users</span>
@@ -89,6 +221,9 @@ export const AdminUsersPage = () => {
                     Role
                   </th>
                   <th scope="col" className="px-4 py-3 font-medium">
+                    Plan
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
                     Registered
                   </th>
                   <th scope="col" className="px-4 py-3 font-medium">
@@ -100,23 +235,23 @@ export const AdminUsersPage = () => {
                   <th scope="col" className="px-4 py-3 text-right font-medium">
                     Messages
                   </th>
+                  <th scope="col" className="px-4 py-3 text-right font-medium">
+                    <span className="sr-only">Access</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y">
                 {data.users.map((u) => (
-                  <tr key={u.user_id}>
-                    <td className="px-4 py-3">
-                      <div className="font-medium">{u.full_name ?? u.public_name ?? '—'}</div>
-                      <div className="text-muted-foreground">{u.email}</div>
-                    </td>
-                    <td className="px-4 py-3">{roleLabel[u.role]}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">
-                      {formatDate(u.registration_date)}
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(u.last_active)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{u.conversation_count}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{u.message_count}</td>
-                  </tr>
+                  <UserRow
+                    key={u.user_id}
+                    user={u}
+                    plans={data.plans}
+                    isSelf={u.user_id === session.user?.id}
+                    isSuperAdmin={isSuperAdmin}
+                    busy={update.isPending && update.variables?.userId === u.user_id}
+                    onChange={change}
+                    onAskSuspend={setSuspending}
+                  />
                 ))}
               </tbody>
             </table>
@@ -146,6 +281,52 @@ export const AdminUsersPage = () => {
           </div>
         </>
       )}
+      <ConfirmDialog
+        open={suspending !== null}
+        title={suspending ? `Suspend ${displayName(suspending)}?` : 'Suspend user?'}
+        confirmLabel="Suspend"
+        destructive
+        onCancel={() => setSuspending(null)}
+        onConfirm={() => {
+          if (suspending) {
+            change(
+              { userId: suspending.user_id, change: { suspended: true } },
+              `${displayName(suspending)} is suspended`,
+            );
+          }
+          setSuspending(null);
+        }}
+      >
+        They are signed out everywhere at once and cannot sign in or use the API until you
+        reactivate them. Their conversations and settings are kept.
+      </ConfirmDialog>
+    </div>
+  );
+};
+
+export const AdminUsersPage = () => {
+  const pending = useAccessRequests({ status: 'pending', limit: 1, offset: 0 });
+  const pendingCount = pending.data?.total ?? 0;
+  return (
+    <div>
+      <PageHeader
+        title="Users"
+        description="Every account, newest registration first: role, plan and activity. Suspend, reactivate, change plans and roles, and answer access requests. Every change is written to the audit log."
+      />
+      <Tabs defaultValue="people">
+        <TabsList aria-label="Users or access requests" className="mb-2 max-w-sm">
+          <TabsTrigger value="people">People</TabsTrigger>
+          <TabsTrigger value="requests">
+            Requests{pendingCount > 0 ? ` (${pendingCount})` : ''}
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="people">
+          <PeopleTab />
+        </TabsContent>
+        <TabsContent value="requests">
+          <AccessRequestsPanel />
+        </TabsContent>
+      </Tabs>
     </div>
   );
 };

@@ -15,6 +15,7 @@ import { storage } from '@/lib/storage';
 import { copySystemApiKeys } from '@/lib/system-keys';
 import { useSignOut } from '@/lib/use-sign-out';
 import { defaultSignedInPath, destinationFrom, isAdminPath } from '../api/auth-redirect';
+import { useSignupMode } from '../api/get-signup-mode';
 import { ResetRequestForm } from './reset-request-form';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
@@ -62,9 +63,14 @@ export const AuthPage = () => {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const destination = destinationFrom(searchParams);
+  // An invitation link (`?invite=…&email=…`) opens sign-up with the address filled in.
+  const invite = searchParams.get('invite') ?? undefined;
+  const invitedEmail = searchParams.get('email') ?? undefined;
   const [mode, setMode] = useState<Mode>(() =>
-    searchParams.get('mode') === 'sign-up' ? 'sign-up' : 'sign-in',
+    searchParams.get('mode') === 'sign-up' || invite ? 'sign-up' : 'sign-in',
   );
+  const signupMode = useSignupMode();
+  const byRequest = signupMode.data?.signup_mode === 'request' && !invite;
 
   const afterSignIn = async () => {
     const current = await refreshSession(queryClient).catch(() => null);
@@ -104,9 +110,13 @@ export const AuthPage = () => {
         <CardHeader>
           <CardTitle className="text-xl">Welcome to Chorus</CardTitle>
           <CardDescription>
-            {searchParams.get('redirect') === 'true'
-              ? 'Sign in to continue to that page.'
-              : 'Sign in to your workspace, or create an account.'}
+            {invite
+              ? 'You were invited: create your account with the invited e-mail address.'
+              : searchParams.get('redirect') === 'true'
+                ? 'Sign in to continue to that page.'
+                : byRequest
+                  ? 'Sign in to your workspace, or request access.'
+                  : 'Sign in to your workspace, or create an account.'}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -119,9 +129,27 @@ export const AuthPage = () => {
               <SignInForm onSignedIn={afterSignIn} onForgotPassword={() => setMode('reset')} />
             </TabsContent>
             <TabsContent value="sign-up">
-              <SignUpForm onSignedUp={afterSignUp} />
+              {byRequest ? (
+                <div className="grid gap-4 text-sm">
+                  <p>
+                    Sign-up on this workspace is by invitation. Ask for access; once an
+                    administrator approves, you receive an e-mail with a link to create your
+                    account.
+                  </p>
+                  <Link to="/request-access" className={buttonVariants()}>
+                    Request access
+                  </Link>
+                </div>
+              ) : (
+                <SignUpForm onSignedUp={afterSignUp} invite={invite} initialEmail={invitedEmail} />
+              )}
             </TabsContent>
           </Tabs>
+          {signupMode.data?.signup_notice ? (
+            <p className="mt-4 rounded-md border bg-muted/40 p-3 text-sm whitespace-pre-wrap text-muted-foreground">
+              {signupMode.data.signup_notice}
+            </p>
+          ) : null}
         </CardContent>
       </Card>
     );

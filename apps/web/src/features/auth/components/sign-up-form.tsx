@@ -9,11 +9,16 @@ import { authClient } from '@/lib/auth-client';
 import { FormAlert } from './form-alert';
 import { validateCredentials, type CredentialErrors } from './validate-credentials';
 
-type SignUpFormProps = { onSignedUp: () => Promise<void> };
+type SignUpFormProps = {
+  onSignedUp: () => Promise<void>;
+  /** The one-time token of an invitation link (sign-up by request). */
+  invite?: string | undefined;
+  initialEmail?: string | undefined;
+};
 
-export const SignUpForm = ({ onSignedUp }: SignUpFormProps) => {
+export const SignUpForm = ({ onSignedUp, invite, initialEmail = '' }: SignUpFormProps) => {
   const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<CredentialErrors>({});
   const [pending, setPending] = useState(false);
@@ -25,11 +30,14 @@ export const SignUpForm = ({ onSignedUp }: SignUpFormProps) => {
     if (found.form || found.password) return;
     setPending(true);
     const trimmedEmail = email.trim();
-    const { error } = await authClient.signUp.email({
+    // The server reads `invite` beside the credentials (better-auth ignores unknown fields).
+    const body = {
       email: trimmedEmail,
       password,
       name: name.trim() || (trimmedEmail.split('@')[0] ?? trimmedEmail),
-    });
+      ...(invite ? { invite } : {}),
+    };
+    const { error } = await authClient.signUp.email(body);
     if (error) {
       setPending(false);
       toast.error(messages.auth.signUpFailed, { description: error.message });

@@ -74,6 +74,14 @@ const ChatError = ({ error, providerLabel }: { error: Error; providerLabel: stri
       className="rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm text-destructive"
     >
       {text}
+      {view.kind === 'plan' ? (
+        <>
+          {' '}
+          <Link to="/profile" className="underline underline-offset-4">
+            See your plan
+          </Link>
+        </>
+      ) : null}
     </p>
   );
 };

@@ -6,7 +6,12 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api-error';
+import { usePublicNameAvailability } from '../api/check-public-name';
 import { useUpdateProfile } from '../api/update-profile';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
+
+/** How long typing must pause before the public name is checked. */
+const NAME_CHECK_DEBOUNCE_MS = 400;
 
 type ProfileFormProps = { profile: Profile | undefined; userId: string };
 
@@ -14,11 +19,32 @@ export const ProfileForm = ({ profile, userId }: ProfileFormProps) => {
   const [fullName, setFullName] = useState(profile?.full_name ?? '');
   const [publicName, setPublicName] = useState(profile?.public_name ?? '');
   const update = useUpdateProfile(userId);
+  const typedName = publicName.trim();
+  const checkedName = useDebouncedValue(typedName, NAME_CHECK_DEBOUNCE_MS);
+  const changed = checkedName !== '' && checkedName !== (profile?.public_name ?? '');
+  const availability = usePublicNameAvailability(checkedName, changed);
+  const settled = checkedName === typedName;
+  const nameTaken =
+    changed && settled && availability.data?.available === false
+      ? (availability.data.reason ?? 'That public name is already taken.')
+      : undefined;
+  const nameHint =
+    !changed || !settled
+      ? 'Letters, numbers, dots, dashes and underscores.'
+      : availability.isFetching
+        ? 'Checking…'
+        : availability.data?.available
+          ? `${checkedName} is available.`
+          : 'Letters, numbers, dots, dashes and underscores.';
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!profile) {
       toast.error(messages.profile.notFound);
+      return;
+    }
+    if (nameTaken) {
+      toast.error(messages.profile.updateFailed, { description: nameTaken });
       return;
     }
     update.mutate(
@@ -64,7 +90,8 @@ export const ProfileForm = ({ profile, userId }: ProfileFormProps) => {
             autoComplete="nickname"
             maxLength={60}
             value={publicName}
-            hint="Letters, numbers, dots, dashes and underscores."
+            error={nameTaken}
+            hint={nameHint}
             onChange={(event) => setPublicName(event.target.value)}
           />
           <div>

@@ -1,5 +1,6 @@
 import { AlertCircle } from 'lucide-react';
-import type { Profile } from '@chorus/shared/api/profile';
+import { FREE_PLAN_NAME } from '@chorus/shared/api/plans';
+import type { PricingPlan, Profile } from '@chorus/shared/api/profile';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { CenteredSpinner } from '@/components/ui/spinner';
@@ -7,7 +8,19 @@ import { errorMessage } from '@/lib/api-error';
 import { useSession } from '@/lib/session';
 import { useProfile } from '../api/get-profile';
 import { ChangePasswordCard } from './change-password-card';
+import { PlanCard } from './plan-card';
 import { ProfileForm } from './profile-form';
+
+/** What the page shows while the real plan cannot be read: Free, no limits known. */
+const freePlanFallback: PricingPlan = {
+  id: 'free',
+  name: FREE_PLAN_NAME,
+  price_cents: 0,
+  daily_prompt_limit: null,
+  allowed_providers: [],
+  allowed_models: [],
+  created_at: new Date(0).toISOString(),
+};
 
 const roleLabels: Record<Profile['role'], string> = {
   user: 'User',
@@ -15,36 +28,17 @@ const roleLabels: Record<Profile['role'], string> = {
   super_admin: 'Super admin',
 };
 
-const formatPrice = (cents: number) =>
-  cents === 0
-    ? 'Free of charge'
-    : new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(cents / 100) +
-      ' per month';
-
 const AccountSummary = ({ profile }: { profile: Profile }) => (
   <Card>
     <CardHeader>
       <CardTitle>Account</CardTitle>
-      <CardDescription>Your role and the plan your usage counts against.</CardDescription>
+      <CardDescription>Your role in this workspace.</CardDescription>
     </CardHeader>
     <CardContent>
       <dl className="grid gap-4 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-muted-foreground">Role</dt>
           <dd className="mt-1 font-medium">{roleLabels[profile.role]}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Plan</dt>
-          <dd className="mt-1 font-medium">{profile.plan.name}</dd>
-          <dd className="text-xs text-muted-foreground">{formatPrice(profile.plan.price_cents)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">Daily prompts</dt>
-          <dd className="mt-1 font-medium">
-            {profile.plan.daily_prompt_limit === null
-              ? 'Unlimited'
-              : profile.plan.daily_prompt_limit.toLocaleString()}
-          </dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Member since</dt>
@@ -62,7 +56,10 @@ export const ProfilePage = () => {
 
   return (
     <div>
-      <PageHeader title="Profile" description="Your name, your plan and your password." />
+      <PageHeader
+        title="Profile"
+        description="Your name, your plan and its usage, and your password."
+      />
       {profile.isPending ? (
         <CenteredSpinner label="Loading your profile" />
       ) : (
@@ -76,6 +73,8 @@ export const ProfilePage = () => {
               <span>Your profile could not be loaded: {errorMessage(profile.error)}</span>
             </div>
           ) : null}
+          {/* Spec §4: a profile that cannot be loaded falls back to the Free plan. */}
+          <PlanCard plan={profile.data?.plan ?? freePlanFallback} userId={userId} />
           {profile.data ? <AccountSummary profile={profile.data} /> : null}
           <ProfileForm
             key={profile.data?.updated_at ?? 'none'}

@@ -1,0 +1,90 @@
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { AuditLogEntry } from '@chorus/shared/api/audit-logs';
+import type { Db } from '../client.ts';
+import { adminAuditLogs, users } from '../schema.ts';
+
+export type AuditEntry = {
+  action: string;
+  table_name: string;
+  record_id: string | null;
+  details?: Record<string, unknown>;
+};
+
+/**
+ * Writes one admin action (spec §3: admin_id, action, table_name, record_id, details). Pass the
+ * transaction of the change itself, so a change and its audit row stand or fall together.
+ */
+export const writeAuditLog = async (db: Db, adminId: string, entry: AuditEntry) => {
+  const [row] = await db
+    .insert(adminAuditLogs)
+    .values({
+      admin_id: adminId,
+      action: entry.action,
+      table_name: entry.table_name,
+      record_id: entry.record_id,
+      details: entry.details ?? {},
+    })
+    .returning();
+  return row!;
+};
+
+export type AuditLogFilters = {
+  action?: string | undefined;
+  table_name?: string | undefined;
+  admin_id?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  limit: number;
+  offset: number;
+};
+
+/** The audit log across all admins, newest first; admin-only reading. */
+export const listAuditLogs = async (
+  db: Db,
+  f: AuditLogFilters,
+): Promise<{ entries: AuditLogEntry[]; total: number; actions: string[]; tables: string[] }> => {
+  const where = and(
+    f.action ? eq(adminAuditLogs.action, f.action) : undefined,
+    f.table_name ? eq(adminAuditLogs.table_name, f.table_name) : undefined,
+    f.admin_id ? eq(adminAuditLogs.admin_id, f.admin_id) : undefined,
+    f.from ? gte(adminAuditLogs.created_at, f.from) : undefined,
+    f.to ? lte(adminAuditLogs.created_at, f.to) : undefined,
+  );
+  const [rows, [count], actions, tables] = await Promise.all([
+    db
+      .select({ log: adminAuditLogs, admin_email: users.email })
+      .from(adminAuditLogs)
+      .leftJoin(users, eq(users.id, adminAuditLogs.admin_id))
+      .where(where)
+      .orderBy(desc(adminAuditLogs.created_at), desc(adminAuditLogs.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(adminAuditLogs)
+      .where(where),
+    db
+      .selectDistinct({ v: adminAuditLogs.action })
+      .from(adminAuditLogs)
+      .orderBy(adminAuditLogs.action),
+    db
+      .selectDistinct({ v: adminAuditLogs.table_name })
+      .from(adminAuditLogs)
+      .orderBy(adminAuditLogs.table_name),
+  ]);
+  return {
+    total: Number(count?.total ?? 0),
+    entries: rows.map(({ log, admin_email }) => ({
+      id: log.id,
+      admin_id: log.admin_id,
+      admin_email,
+      action: log.action,
+      table_name: log.table_name,
+      record_id: log.record_id,
+      details: log.details,
+      created_at: log.created_at.toISOString(),
+    })),
+    actions: actions.map((a) => a.v),
+    tables: tables.map((t) => t.v),
+  };
+};

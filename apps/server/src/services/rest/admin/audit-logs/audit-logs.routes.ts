@@ -1,0 +1,59 @@
+import { createRoute } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import {
+  auditLogEntrySchema,
+  auditLogsQuerySchema,
+  auditLogsResponseSchema,
+  createAuditLogSchema,
+} from '@chorus/shared/api/audit-logs';
+import { messages } from '@chorus/shared/messages';
+import { isAdmin } from '../../../../db/repositories/roles.ts';
+import type { AuthedEnv } from '../../../../http/app-env.ts';
+import { ApiError } from '../../../../http/errors.ts';
+import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
+import { requireRole } from '../../../../http/session.ts';
+
+/** Spec §6: a non-admin's write is refused with this exact sentence, before the body is read. */
+const requireAdminToLog = createMiddleware<AuthedEnv>(async (c, next) => {
+  if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
+  if (!(await isAdmin(c.var.deps.database.db, c.var.user.id))) {
+    throw new ApiError(403, 'auth:forbidden', messages.admin.notAuthorizedToLog);
+  }
+  await next();
+});
+
+export const listAuditLogsRoute = createRoute({
+  method: 'get',
+  path: '/admin/audit-logs',
+  tags: ['Admin'],
+  summary: 'The audit log of admin actions, newest first, filterable (admins only)',
+  security: sessionCookie,
+  middleware: [requireRole('admin')] as const,
+  request: { query: auditLogsQuerySchema },
+  responses: {
+    200: jsonContent(auditLogsResponseSchema, 'A page of entries and the total count'),
+    400: errorResponse('Invalid filter or page'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not an admin'),
+  },
+});
+
+export const createAuditLogRoute = createRoute({
+  method: 'post',
+  path: '/admin/audit-logs',
+  tags: ['Admin'],
+  summary: 'Write an entry to the audit log as the signed-in admin (spec §7)',
+  description:
+    "Anyone who is not an admin is refused with 403 'Not authorized to log admin action' (spec §6).",
+  security: sessionCookie,
+  middleware: [requireAdminToLog] as const,
+  request: {
+    body: { content: { 'application/json': { schema: createAuditLogSchema } }, required: true },
+  },
+  responses: {
+    201: jsonContent(auditLogEntrySchema, 'The entry as stored'),
+    400: errorResponse('Malformed entry'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not authorized to log admin action'),
+  },
+});

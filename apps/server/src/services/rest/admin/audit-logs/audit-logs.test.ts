@@ -1,0 +1,136 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditLogEntry, AuditLogsResponse } from '@chorus/shared/api/audit-logs';
+import { messages } from '@chorus/shared/messages';
+import { adminAuditLogs, profiles } from '../../../../db/schema.ts';
+import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+
+let t: TestApp;
+type Client = Awaited<ReturnType<TestApp['user']>>;
+let root: Client;
+let admin: Client;
+let plain: Client;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  root = await t.user('audit-root@example.com');
+  admin = await t.user('audit-admin@example.com');
+  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
+  plain = await t.user('audit-plain@example.com');
+});
+afterAll(() => t.close());
+
+describe('POST /rest/v1/admin/audit-logs', () => {
+  it("refuses a plain user with 403 'Not authorized to log admin action' and stores nothing", async () => {
+    const res = await plain.post('/rest/v1/admin/audit-logs', {
+      action: 'forge',
+      table_name: 'profiles',
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: messages.admin.notAuthorizedToLog, code: 'auth:forbidden' });
+    // Even a malformed body gets the same refusal: the role is checked first.
+    const malformed = await plain.post('/rest/v1/admin/audit-logs', { nope: true });
+    expect(malformed.status).toBe(403);
+    expect(await t.db.select().from(adminAuditLogs)).toEqual([]);
+  });
+
+  it('refuses a guest with 401', async () => {
+    const res = await t
+      .client()
+      .post('/rest/v1/admin/audit-logs', { action: 'x', table_name: 'y' });
+    expect(res.status).toBe(401);
+  });
+
+  it("writes an admin's entry under the admin's own id", async () => {
+    const res = await admin.post<AuditLogEntry>('/rest/v1/admin/audit-logs', {
+      action: 'export_users',
+      table_name: 'user_statistics',
+      record_id: null,
+      details: { format: 'csv', admin_id: 'someone-else' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      admin_id: admin.id,
+      admin_email: 'audit-admin@example.com',
+      action: 'export_users',
+      details: { format: 'csv' },
+    });
+  });
+
+  it('answers a malformed entry from an admin with 400', async () => {
+    for (const body of [
+      {},
+      { action: '', table_name: 'x' },
+      { action: 'a', table_name: 'b', details: 'x' },
+    ]) {
+      expect((await admin.post('/rest/v1/admin/audit-logs', body)).status).toBe(400);
+    }
+  });
+});
+
+describe('GET /rest/v1/admin/audit-logs', () => {
+  beforeAll(async () => {
+    await root.post('/rest/v1/admin/audit-logs', {
+      action: 'a_first',
+      table_name: 'profiles',
+      record_id: 'r1',
+    });
+    await admin.post('/rest/v1/admin/audit-logs', {
+      action: 'a_second',
+      table_name: 'pricing_plans',
+    });
+    await root.post('/rest/v1/admin/audit-logs', { action: 'a_third', table_name: 'profiles' });
+  });
+
+  it('lists entries newest first with the acting admin and the filter choices', async () => {
+    const res = await admin.get<AuditLogsResponse>('/rest/v1/admin/audit-logs');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(4);
+    expect(res.body.entries.map((e) => e.action)).toEqual([
+      'a_third',
+      'a_second',
+      'a_first',
+      'export_users',
+    ]);
+    expect(res.body.entries[0]!.admin_email).toBe('audit-root@example.com');
+    expect(res.body.actions).toEqual(['a_first', 'a_second', 'a_third', 'export_users']);
+    expect(res.body.tables).toEqual(['pricing_plans', 'profiles', 'user_statistics']);
+  });
+
+  it('filters by action, table, admin and date range, and pages', async () => {
+    const byTable = await admin.get<AuditLogsResponse>(
+      '/rest/v1/admin/audit-logs?table_name=profiles',
+    );
+    expect(byTable.body.entries.map((e) => e.action)).toEqual(['a_third', 'a_first']);
+    const byAction = await admin.get<AuditLogsResponse>(
+      '/rest/v1/admin/audit-logs?action=a_second',
+    );
+    expect(byAction.body.total).toBe(1);
+    const byAdmin = await admin.get<AuditLogsResponse>(
+      `/rest/v1/admin/audit-logs?admin_id=${admin.id}`,
+    );
+    expect(byAdmin.body.entries.map((e) => e.action)).toEqual(['a_second', 'export_users']);
+    const today = new Date().toISOString().slice(0, 10);
+    const inRange = await admin.get<AuditLogsResponse>(
+      `/rest/v1/admin/audit-logs?from=${today}&to=${today}`,
+    );
+    expect(inRange.body.total).toBe(4);
+    const past = await admin.get<AuditLogsResponse>('/rest/v1/admin/audit-logs?to=2000-01-01');
+    expect(past.body.total).toBe(0);
+    const page = await admin.get<AuditLogsResponse>('/rest/v1/admin/audit-logs?limit=2&offset=2');
+    expect(page.body.entries.map((e) => e.action)).toEqual(['a_first', 'export_users']);
+  });
+
+  it('answers a bad filter with 400', async () => {
+    for (const q of ['from=yesterday', 'limit=0', 'from=2025-02-01&to=2025-01-01']) {
+      expect((await admin.get(`/rest/v1/admin/audit-logs?${q}`)).status, q).toBe(400);
+    }
+  });
+
+  it('refuses a guest with 401 and a plain user with 403', async () => {
+    expect((await t.client().get('/rest/v1/admin/audit-logs')).status).toBe(401);
+    const res = await plain.get('/rest/v1/admin/audit-logs');
+    expect(res.status).toBe(403);
+    expect(JSON.stringify(res.body)).not.toContain('a_first');
+  });
+});

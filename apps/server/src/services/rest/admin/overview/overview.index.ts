@@ -1,0 +1,36 @@
+import { countPendingAccessRequests } from '../../../../db/repositories/access-requests.ts';
+import { readSignupMode } from '../../../../db/repositories/app-settings.ts';
+import { readOverviewCounts } from '../../../../db/repositories/overview.ts';
+import type { AuthedEnv } from '../../../../http/app-env.ts';
+import { createRouter } from '../../../../http/openapi.ts';
+import { getOverviewRoute } from './overview.routes.ts';
+
+const startOfUtcDay = (now = new Date()) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+export const adminOverviewRouter = createRouter<AuthedEnv>().openapi(
+  getOverviewRoute,
+  async (c) => {
+    const db = c.var.deps.database.db;
+    const [counts, pending, mode] = await Promise.all([
+      readOverviewCounts(db, startOfUtcDay()),
+      countPendingAccessRequests(db),
+      readSignupMode(db),
+    ]);
+    return c.json(
+      {
+        users_total: counts.users_total,
+        active_today: counts.active_today,
+        messages_today: counts.messages_today,
+        errors_today: counts.client_errors + counts.failed_replies,
+        errors_breakdown: {
+          client_errors: counts.client_errors,
+          failed_replies: counts.failed_replies,
+        },
+        pending_access_requests: pending,
+        signup_mode: mode,
+      },
+      200,
+    );
+  },
+);

@@ -1,0 +1,4 @@
+import { curationRouter } from '../prompts/curation.index.ts';
+
+/** `/admin/scenarios`: the scenarios cookbook, curated like the prompt library. */
+export const adminScenariosRouter = curationRouter('scenarios');

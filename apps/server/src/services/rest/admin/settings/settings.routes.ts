@@ -1,0 +1,41 @@
+import { createRoute } from '@hono/zod-openapi';
+import { appSettingsSchema, putAppSettingsSchema } from '@chorus/shared/api/settings';
+import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
+import { requireRole } from '../../../../http/session.ts';
+
+const refusals = {
+  401: errorResponse('Not signed in'),
+  403: errorResponse('Not a super admin'),
+};
+
+export const getSettingsRoute = createRoute({
+  method: 'get',
+  path: '/admin/settings',
+  tags: ['Admin'],
+  summary: 'Workspace settings: sign-up mode and the sign-up notice (super admins only)',
+  security: sessionCookie,
+  middleware: [requireRole('super_admin')] as const,
+  responses: {
+    200: jsonContent(appSettingsSchema, 'The current settings'),
+    ...refusals,
+  },
+});
+
+export const putSettingsRoute = createRoute({
+  method: 'put',
+  path: '/admin/settings',
+  tags: ['Admin'],
+  summary: 'Change workspace settings; each changed key is written to the audit log',
+  description:
+    '`signup_mode` `request` makes sign-up need an invitation from an approved access request; `open` lets anyone sign up. The notice is shown on the sign-in and request-access pages.',
+  security: sessionCookie,
+  middleware: [requireRole('super_admin')] as const,
+  request: {
+    body: { content: { 'application/json': { schema: putAppSettingsSchema } }, required: true },
+  },
+  responses: {
+    200: jsonContent(appSettingsSchema, 'The settings after the change'),
+    400: errorResponse('Unknown mode, notice too long, or nothing to change'),
+    ...refusals,
+  },
+});

@@ -1,0 +1,97 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppSettings, SignupModeResponse } from '@chorus/shared/api/settings';
+import { adminAuditLogs, profiles } from '../../../../db/schema.ts';
+import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+
+let t: TestApp;
+type Client = Awaited<ReturnType<TestApp['user']>>;
+let root: Client;
+let admin: Client;
+let plain: Client;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  root = await t.user('settings-root@example.com');
+  admin = await t.user('settings-admin@example.com');
+  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
+  plain = await t.user('settings-plain@example.com');
+});
+afterAll(() => t.close());
+
+const put = (c: Client | ReturnType<TestApp['client']>, body: unknown) =>
+  c.request<AppSettings>('PUT', '/rest/v1/admin/settings', body);
+
+describe('/rest/v1/admin/settings', () => {
+  it('starts open with no notice, and the public signup-mode says so', async () => {
+    const res = await root.get<AppSettings>('/rest/v1/admin/settings');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ signup_mode: 'open', signup_notice: '', updated_at: null });
+    const open = await t.client().get<SignupModeResponse>('/rest/v1/signup-mode');
+    expect(open.body).toEqual({ signup_mode: 'open', signup_notice: '' });
+  });
+
+  it('is for super admins only: a guest gets 401, an admin and a plain user 403', async () => {
+    expect((await t.client().get('/rest/v1/admin/settings')).status).toBe(401);
+    expect((await put(t.client(), { signup_mode: 'request' })).status).toBe(401);
+    for (const who of [admin, plain]) {
+      expect((await who.get('/rest/v1/admin/settings')).status).toBe(403);
+      expect((await put(who, { signup_mode: 'request' })).status).toBe(403);
+    }
+    expect((await root.get<AppSettings>('/rest/v1/admin/settings')).body.signup_mode).toBe('open');
+  });
+
+  it('changes the sign-up mode and notice, each change audit-logged, and the public view follows', async () => {
+    const res = await put(root, {
+      signup_mode: 'request',
+      signup_notice: '  Ask Ada for access.  ',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      signup_mode: 'request',
+      signup_notice: 'Ask Ada for access.',
+    });
+    expect(res.body.updated_at).not.toBeNull();
+    const pub = await t.client().get<SignupModeResponse>('/rest/v1/signup-mode');
+    expect(pub.body).toEqual({ signup_mode: 'request', signup_notice: 'Ask Ada for access.' });
+
+    const audit = await t.db
+      .select()
+      .from(adminAuditLogs)
+      .where(eq(adminAuditLogs.table_name, 'app_settings'));
+    expect(audit.map((a) => [a.admin_id, a.action, a.record_id, a.details])).toEqual(
+      expect.arrayContaining([
+        [
+          root.id,
+          'update_setting',
+          'signup_mode',
+          { key: 'signup_mode', from: 'open', to: 'request' },
+        ],
+        [
+          root.id,
+          'update_setting',
+          'signup_notice',
+          { key: 'signup_notice', from: '', to: 'Ask Ada for access.' },
+        ],
+      ]),
+    );
+    // Saving the same value again writes nothing new.
+    await put(root, { signup_mode: 'request' });
+    const after = await t.db
+      .select()
+      .from(adminAuditLogs)
+      .where(eq(adminAuditLogs.table_name, 'app_settings'));
+    expect(after).toHaveLength(2);
+  });
+
+  it('answers an unknown mode, a long notice or an empty body with 400', async () => {
+    for (const body of [
+      { signup_mode: 'closed' },
+      { signup_notice: 'x'.repeat(501) },
+      {},
+      { x: 1 },
+    ]) {
+      expect((await put(root, body)).status).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AppSettings, PutAppSettings } from '@chorus/shared/api/settings';
+import { api } from '@/lib/api-client';
+import { adminSettingsQueryKey } from './get-settings';
+
+export const saveAdminSettings = (change: PutAppSettings) =>
+  api.put<AppSettings>('/rest/v1/admin/settings', change);
+
+export const useSaveAdminSettings = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveAdminSettings,
+    onSuccess: (settings) => {
+      queryClient.setQueryData(adminSettingsQueryKey, settings);
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] });
+      void queryClient.invalidateQueries({ queryKey: ['signup-mode'] });
+    },
+  });
+};

@@ -1,0 +1,116 @@
+import type { Browser, Page } from '@playwright/test';
+import { planMessages } from '../../packages/shared/src/messages.ts';
+import { AdminUsersPage } from '../pages/admin-users-page.ts';
+import { AnalyticsPage } from '../pages/analytics-page.ts';
+import { AuthPage } from '../pages/auth-page.ts';
+import { ChatPage } from '../pages/chat-page.ts';
+import { KeysPage } from '../pages/keys-page.ts';
+import { PricingPlansPage } from '../pages/pricing-plans-page.ts';
+import { uniqueClientIp } from '../support/client-ip.ts';
+import { expect, test } from '../support/fixtures.ts';
+import { superAdmin } from '../support/super-admin.ts';
+import { newTestUser } from '../support/users.ts';
+
+test.describe.configure({ timeout: 90_000 });
+
+/** A second browser (its own cookies and client address) signed in as the run's super admin. */
+const adminBrowser = async (browser: Browser, path: string): Promise<Page> => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': uniqueClientIp() },
+  });
+  const page = await context.newPage();
+  const { email, password } = superAdmin();
+  await page.goto(`/auth?redirect=true&from=${path}`);
+  await new AuthPage(page).signIn(email, password);
+  await expect(page).toHaveURL((url) => url.pathname === path);
+  return page;
+};
+
+/** The refusal, with the wait left open ("in 5 h 12 min" depends on the clock). */
+const refusal = (limit: number, plan: string) =>
+  new RegExp(
+    planMessages
+      .quotaExceeded(limit, plan, '@@')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace('@@', '(\\d+ h )?\\d+ min|\\d+ h'),
+  );
+
+test('an admin lowers a user’s daily limit and the user’s next chat is refused with the message', async ({
+  page,
+  authPage,
+  browser,
+}) => {
+  const user = newTestUser('quota');
+  const planName = `E2E Tight ${user.email.slice(10, 18)}`;
+  const chat = new ChatPage(page);
+
+  await test.step('the user signs up, adds a key and chats once', async () => {
+    await authPage.goto();
+    await authPage.signUp(user.name, user.email, user.password);
+    await expect(page).toHaveURL((url) => url.pathname !== '/auth');
+    const keys = new KeysPage(page);
+    await keys.goto();
+    await keys.saveKey('OpenAI', 'sk-e2e-quota-0001');
+    await chat.goto();
+    await chat.chooseProvider('OpenAI');
+    await chat.send('First prompt of the day');
+    await expect(chat.reply('OpenAI').first()).toBeVisible();
+  });
+
+  const admin = await adminBrowser(browser, '/admin/pricing-plans');
+  const plans = new PricingPlansPage(admin);
+
+  await test.step('the admin creates a plan and puts the user on it', async () => {
+    await plans.create(planName, 10);
+    const users = new AdminUsersPage(admin);
+    await users.goto();
+    await users.search(user.email);
+    await users
+      .row(user.email)
+      .getByLabel(`Plan of ${user.name}`)
+      .selectOption({ label: planName });
+    await expect(admin.getByText(`${user.name} is now on the ${planName} plan`)).toBeVisible();
+  });
+
+  await test.step('the admin lowers the plan’s daily limit to the one prompt already used', async () => {
+    await plans.goto();
+    await plans.setDailyLimit(planName, 1);
+  });
+
+  await test.step('the user’s next chat is refused with the limit and when it resets', async () => {
+    await chat.send('Second prompt, over the limit');
+    const alert = chat.pane().getByRole('alert');
+    await expect(alert).toContainText(refusal(1, planName));
+    await expect(alert.getByRole('link', { name: 'See your plan' })).toBeVisible();
+    // The refused text is back in the box, not lost.
+    await expect(page.getByLabel('Message', { exact: true })).toHaveValue(
+      'Second prompt, over the limit',
+    );
+  });
+
+  await test.step('the profile shows the plan and today’s usage', async () => {
+    await page.goto('/profile');
+    await expect(page.getByText('1 of 1 prompts used today')).toBeVisible();
+    await expect(page.getByText(planMessages.paymentsNotConfigured)).toBeVisible();
+  });
+
+  await test.step('the analytics page draws its charts from the stored rows', async () => {
+    const analytics = new AnalyticsPage(admin);
+    await analytics.goto();
+    for (const title of [
+      'Daily active users',
+      'Messages and AI calls per day',
+      'Error rate of AI calls per day',
+      'Provider share of AI calls',
+    ]) {
+      await expect(analytics.chart(title).locator('svg.recharts-surface').first()).toBeVisible();
+    }
+    await expect(
+      analytics.chart('Provider share of AI calls').getByText('OpenAI').first(),
+    ).toBeVisible();
+    const calls = Number((await analytics.stat('AI calls').textContent())?.replace(/\D/g, ''));
+    expect(calls).toBeGreaterThanOrEqual(1);
+  });
+
+  await admin.context().close();
+});

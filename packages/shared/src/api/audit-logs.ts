@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** One row of `admin_audit_logs` (spec §3) with the acting admin's e-mail. */
+export const auditLogEntrySchema = z.object({
+  id: z.string(),
+  admin_id: z.string(),
+  admin_email: z.string().nullable(),
+  action: z.string(),
+  table_name: z.string(),
+  record_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
+
+const isoDate = z.iso
+  .datetime({ offset: true, error: 'Use an ISO date-time such as 2025-01-31T00:00:00Z' })
+  .or(z.iso.date({ error: 'Use a date such as 2025-01-31' }));
+
+export const auditLogsQuerySchema = z.object({
+  action: z.string().trim().min(1).max(100).optional(),
+  table_name: z.string().trim().min(1).max(100).optional(),
+  admin_id: z.string().trim().min(1).max(100).optional(),
+  /** Inclusive start (a date means its 00:00 UTC). */
+  from: isoDate.optional(),
+  /** Inclusive end (a date means the whole day, UTC). */
+  to: isoDate.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type AuditLogsQuery = z.infer<typeof auditLogsQuerySchema>;
+
+export const auditLogsResponseSchema = z.object({
+  entries: z.array(auditLogEntrySchema),
+  total: z.number().int(),
+  /** Distinct actions and tables seen so far, for the filters. */
+  actions: z.array(z.string()),
+  tables: z.array(z.string()),
+});
+export type AuditLogsResponse = z.infer<typeof auditLogsResponseSchema>;
+
+/** `admin_audit_logs: insert` (spec §7); admins only, anyone else gets spec §6's refusal. */
+export const createAuditLogSchema = z.object({
+  action: z.string().trim().min(1, 'Name the action').max(100),
+  table_name: z.string().trim().min(1, 'Name the table').max(100),
+  record_id: z.string().trim().max(200).nullable().optional(),
+  details: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .refine((d) => JSON.stringify(d).length <= 10_000, 'details is at most 10 kB of JSON'),
+});
+export type CreateAuditLog = z.input<typeof createAuditLogSchema>;

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { providerIds } from '../providers.ts';
+
+/** The plan named Free is every profile's fallback (spec §3, §9): it cannot be deleted or renamed. */
+export const FREE_PLAN_NAME = 'Free';
+
+/** A pricing plan as admins see and edit it (`/rest/v1/admin/pricing-plans`). */
+export const adminPricingPlanSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The displayed monthly price in cents; 0 is free of charge. */
+  price_cents: z.number().int(),
+  /** Prompts per UTC day; null is unlimited. */
+  daily_prompt_limit: z.number().int().nullable(),
+  /** Empty means every provider. */
+  allowed_providers: z.array(z.string()),
+  /** Empty means every model of the allowed providers. */
+  allowed_models: z.array(z.string()),
+  stripe_price_id: z.string().nullable(),
+  /** How many profiles are on the plan (Free also counts profiles without a plan). */
+  user_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AdminPricingPlan = z.infer<typeof adminPricingPlanSchema>;
+
+export const adminPricingPlansResponseSchema = z.object({
+  plans: z.array(adminPricingPlanSchema),
+});
+export type AdminPricingPlansResponse = z.infer<typeof adminPricingPlansResponseSchema>;
+
+const planName = z
+  .string()
+  .trim()
+  .min(1, 'Give the plan a name')
+  .max(60, 'A plan name is at most 60 characters');
+
+const modelId = z.string().trim().min(1).max(200);
+
+const planFields = {
+  name: planName,
+  price_cents: z
+    .number()
+    .int('The price is a whole number of cents')
+    .min(0, 'The price cannot be negative')
+    .max(100_000_000, 'The price is at most 1,000,000.00'),
+  daily_prompt_limit: z
+    .number()
+    .int('The daily limit is a whole number')
+    .min(0, 'The daily limit cannot be negative')
+    .max(1_000_000, 'The daily limit is at most 1,000,000')
+    .nullable(),
+  allowed_providers: z
+    .array(z.enum(providerIds, { error: 'Unknown provider' }))
+    .max(providerIds.length)
+    .transform((list) => [...new Set(list)]),
+  allowed_models: z
+    .array(modelId)
+    .max(200, 'At most 200 models')
+    .transform((list) => [...new Set(list)]),
+  stripe_price_id: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((v) => (v === '' ? null : v))
+    .nullable(),
+};
+
+export const createPricingPlanSchema = z
+  .object({
+    name: planFields.name,
+    price_cents: planFields.price_cents.default(0),
+    daily_prompt_limit: planFields.daily_prompt_limit.default(null),
+    allowed_providers: planFields.allowed_providers.default([]),
+    allowed_models: planFields.allowed_models.default([]),
+    stripe_price_id: planFields.stripe_price_id.default(null),
+  })
+  .strict();
+export type CreatePricingPlan = z.output<typeof createPricingPlanSchema>;
+export type CreatePricingPlanInput = z.input<typeof createPricingPlanSchema>;
+
+export const updatePricingPlanSchema = z
+  .object({
+    name: planFields.name.optional(),
+    price_cents: planFields.price_cents.optional(),
+    daily_prompt_limit: planFields.daily_prompt_limit.optional(),
+    allowed_providers: planFields.allowed_providers.optional(),
+    allowed_models: planFields.allowed_models.optional(),
+    stripe_price_id: planFields.stripe_price_id.optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
+export type UpdatePricingPlan = z.output<typeof updatePricingPlanSchema>;
+export type UpdatePricingPlanInput = z.input<typeof updatePricingPlanSchema>;
+
+export const deletePricingPlanResponseSchema = z.object({
+  /** How many users were moved to the Free plan. */
+  moved_to_free: z.number().int(),
+});
+export type DeletePricingPlanResponse = z.infer<typeof deletePricingPlanResponseSchema>;
