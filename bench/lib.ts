@@ -64,15 +64,19 @@ export const signUp = async (baseUrl: string, email: string, password = 'bench-p
 
 export type RunningServer = { child: ChildProcess; baseUrl: string; stop(): Promise<void> };
 
-/** The built server (`npm run build` first) as its own process, as `npm start` runs it. */
+/**
+ * The built server (`npm run build` first) as its own process, as `npm start` runs it.
+ * `BENCH_SERVER_ROOT` points at another checkout's build, to compare two versions in one run.
+ */
 export const startServer = async (
   env: Record<string, string>,
   port?: number,
 ): Promise<RunningServer> => {
   const p = port ?? (await freePort());
   const baseUrl = `http://localhost:${p}`;
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
-    cwd: repoRoot,
+  const root = process.env.BENCH_SERVER_ROOT ?? repoRoot;
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
     env: {
       ...process.env,
       PORT: String(p),

@@ -75,3 +75,28 @@ describe('route guards', () => {
     expect(router.state.location.pathname).toBe('/no/such/page');
   });
 });
+
+describe('route preloading', () => {
+  it('starts loading the layout and the page of a URL before anything renders', async () => {
+    const { preloadRoute } = await import('./lazy-page');
+    const calls: string[] = [];
+    const page = (name: string) =>
+      Object.assign(() => null, { preload: () => calls.push(name) }) as unknown as () => null;
+    const Layout = page('layout');
+    const Chat = page('chat');
+    const Other = page('other');
+    preloadRoute(
+      [
+        {
+          path: '/',
+          children: [
+            { element: <Layout />, children: [{ path: 'chat/:id', element: <Chat /> }] },
+            { path: 'other', element: <Other /> },
+          ],
+        },
+      ],
+      '/chat/42',
+    );
+    expect(calls).toEqual(['layout', 'chat']);
+  });
+});
