@@ -7,6 +7,7 @@ import {
   type AccessRequestStatus,
 } from '@chorus/shared/api/access-requests';
 import { Button } from '@/components/ui/button';
+import { OffsetPager } from '@/components/ui/offset-pager';
 import { EmptyState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
@@ -58,7 +59,6 @@ export const AccessRequestsPanel = () => {
     );
 
   const total = data?.total ?? 0;
-  const lastShown = Math.min(offset + PAGE_SIZE, total);
 
   return (
     <div>
@@ -144,29 +144,12 @@ export const AccessRequestsPanel = () => {
             })}
           </ul>
           {total > PAGE_SIZE ? (
-            <div className="mt-4 flex items-center justify-between text-sm text-muted-foreground">
-              <span>
-                {offset + 1}–{lastShown} of {total}
-              </span>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={offset === 0}
-                  onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-                >
-                  Previous
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={lastShown >= total}
-                  onClick={() => setOffset(offset + PAGE_SIZE)}
-                >
-                  Next
-                </Button>
-              </div>
-            </div>
+            <OffsetPager
+              offset={offset}
+              pageSize={PAGE_SIZE}
+              total={total}
+              onOffsetChange={setOffset}
+            />
           ) : null}
         </>
       )}

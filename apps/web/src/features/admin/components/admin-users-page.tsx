@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { PlanChoice, UserStatisticsRow } from '@chorus/shared/api/admin';
 import type { Role } from '@chorus/shared/roles';
 import { Button } from '@/components/ui/button';
+import { OffsetPager } from '@/components/ui/offset-pager';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
@@ -166,7 +167,6 @@ const PeopleTab = () => {
     });
 
   const total = data?.total ?? 0;
-  const lastShown = Math.min(offset + PAGE_SIZE, total);
 
   return (
     <div>
@@ -256,29 +256,12 @@ const PeopleTab = () => {
               </tbody>
             </table>
           </div>
-          <div className="mt-4 flex items-center justify-between text-sm text-muted-foreground">
-            <span>
-              {offset + 1}–{lastShown} of {total}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={lastShown >= total}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
-              >
-                Next
-              </Button>
-            </div>
-          </div>
+          <OffsetPager
+            offset={offset}
+            pageSize={PAGE_SIZE}
+            total={total}
+            onOffsetChange={setOffset}
+          />
         </>
       )}
       <ConfirmDialog

@@ -7,6 +7,7 @@ import {
   type EmailOutboxSummary,
 } from '@chorus/shared/api/email';
 import { Button } from '@/components/ui/button';
+import { OffsetPager } from '@/components/ui/offset-pager';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
@@ -138,7 +139,6 @@ export const EmailOutboxPage = () => {
   const [openId, setOpenId] = useState<string | null>(null);
   const { data, isPending, isError, error } = useEmailOutbox({ status, limit: PAGE_SIZE, offset });
   const total = data?.total ?? 0;
-  const lastShown = Math.min(offset + PAGE_SIZE, total);
 
   return (
     <div>
@@ -239,29 +239,12 @@ export const EmailOutboxPage = () => {
               </tbody>
             </table>
           </div>
-          <div className="mt-4 flex items-center justify-between text-sm text-muted-foreground">
-            <span>
-              {offset + 1}–{lastShown} of {total}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={lastShown >= total}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
-              >
-                Next
-              </Button>
-            </div>
-          </div>
+          <OffsetPager
+            offset={offset}
+            pageSize={PAGE_SIZE}
+            total={total}
+            onOffsetChange={setOffset}
+          />
         </>
       )}
     </div>
