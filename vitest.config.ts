@@ -8,6 +8,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Files share a worker's modules (ADR 012); no unit test mocks modules.
+          isolate: false,
           include: [
             'packages/shared/src/**/*.test.ts',
             'apps/server/src/**/*.unit.test.ts',
@@ -26,7 +28,14 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A worker runs its test files one after another in one module graph: the server's
+          // modules are imported and PGlite's WebAssembly compiled once per worker, not once per
+          // file (about 5 s of CPU a file). Each file still opens its own app and database, and
+          // no integration test mocks modules or globals (setup.ts restores console.error).
+          isolate: false,
           setupFiles: ['apps/server/src/test/setup.ts'],
+          // Builds the migrated template database once; each test file clones it (ADR 012).
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
         },
       },
     ],

@@ -1,69 +1,142 @@
 /**
  * Initial JavaScript per page, as a browser loads it: every script a cold Chromium fetches until
- * the page is idle, each gzipped (level 9, what a compressing proxy or CDN would send).
+ * the page is idle, each gzipped at level 9, against the budgets in bench/bundle-budgets.ts.
  *
- *   npm run build && npx tsx bench/bundle.ts
+ *   npm run build && npx tsx bench/bundle.ts   # JSON: per page, scripts and KB
+ *   npx tsx bench/bundle.ts --check            # `npm test`: fails when a page is over its budget
+ *                                              # or the server sent a script uncompressed
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { seedPgliteDataDir } from '../apps/server/src/test/template.ts';
+import { bundleBudgets, type BundleBudget } from './bundle-budgets.ts';
 import { signUp, startServer } from './lib.ts';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-'));
-const server = await startServer({ DATA_DIR: dataDir });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
-});
+type Script = {
+  path: string;
+  raw: number;
+  gzip: number;
+  /** Bytes of the body as the server sent it. */
+  sent: number;
+  encoding: string | undefined;
+};
+type Measured = { budget: BundleBudget; scripts: Script[]; gzip: number };
+type Cookies = Parameters<BrowserContext['addCookies']>[0];
 
-const scriptsLoadedBy = async (context: BrowserContext, url: string, ready: string) => {
+const check = process.argv.includes('--check');
+const kb = (bytes: number) => +(bytes / 1024).toFixed(1);
+
+const scriptsLoadedBy = async (
+  browser: Browser,
+  url: string,
+  ready: string,
+  cookies: Cookies,
+): Promise<Script[]> => {
+  // A context of its own: an empty cache, as on a first visit.
+  const context = await browser.newContext();
+  await context.addCookies(cookies);
   const page = await context.newPage();
-  const bodies: Promise<{ url: string; raw: number; gzip: number }>[] = [];
+  const bodies: Promise<Script>[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
     bodies.push(
-      response.body().then((body) => ({
-        url: new URL(response.url()).pathname,
+      Promise.all([response.body(), response.request().sizes()]).then(([body, sizes]) => ({
+        path: new URL(response.url()).pathname,
         raw: body.byteLength,
         gzip: gzipSync(body, { level: 9 }).byteLength,
+        sent: sizes.responseBodySize,
+        encoding: response.headers()['content-encoding'],
       })),
     );
   });
-  await page.goto(`${server.baseUrl}${url}`, { waitUntil: 'networkidle' });
+  await page.goto(url, { waitUntil: 'networkidle' });
   await page.getByText(ready).first().waitFor();
   const scripts = await Promise.all(bodies);
-  await page.close();
-  return {
-    scripts: scripts.length,
-    raw_kb: +(scripts.reduce((n, s) => n + s.raw, 0) / 1024).toFixed(1),
-    gzip_kb: +(scripts.reduce((n, s) => n + s.gzip, 0) / 1024).toFixed(1),
-  };
+  await context.close();
+  return scripts.sort((a, b) => b.gzip - a.gzip);
 };
 
+/** Prints a line per page and, for a page over budget, its scripts largest first. */
+const report = (measured: Measured[]): boolean => {
+  let ok = true;
+  console.log('Initial JavaScript (gzip -9 of every script a cold Chromium fetches until idle):');
+  for (const { budget, scripts, gzip } of measured) {
+    const over = kb(gzip) > budget.gzipKb;
+    // The build leaves out a compressed copy that would not be smaller (a few tiny chunks).
+    const uncompressed = scripts.filter((s) => !s.encoding && s.gzip < s.raw);
+    console.log(
+      `  ${over ? 'OVER' : 'ok  '}  ${budget.page.padEnd(8)} ${budget.path.padEnd(6)} ${kb(gzip)} KB of ${budget.gzipKb} KB, ${scripts.length} scripts`,
+    );
+    if (over) {
+      for (const s of scripts)
+        console.log(`          ${String(kb(s.gzip)).padStart(6)} KB  ${s.path}`);
+    }
+    for (const s of uncompressed) console.log(`          sent without compression: ${s.path}`);
+    if (over || uncompressed.length > 0) ok = false;
+  }
+  return ok;
+};
+
+// The embedded database starts as a copy of the migrated template, as in e2e (ADR 012); another
+// checkout's server (BENCH_SERVER_ROOT) migrates its own.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-'));
+if (!process.env.BENCH_SERVER_ROOT) await seedPgliteDataDir(dataDir);
+// The browser first: when it cannot start, no server is left running behind.
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const server = await startServer({ DATA_DIR: dataDir });
+
 try {
+  // The first account becomes super_admin; the pages are measured as a plain user.
+  await signUp(server.baseUrl, 'bench-first-admin@example.com');
   const user = await signUp(server.baseUrl, 'bench-bundle@example.com');
-  const guest = await browser.newContext();
-  const landing = await scriptsLoadedBy(guest, '/', 'Chorus');
-  await guest.close();
+  const userCookies: Cookies = user
+    .headers()
+    .cookie.split('; ')
+    .map((pair) => {
+      const [name, ...rest] = pair.split('=');
+      return { name: name!, value: rest.join('='), url: server.baseUrl };
+    });
 
-  const signedIn = await browser.newContext();
-  await signedIn.addCookies(
-    user
-      .headers()
-      .cookie.split('; ')
-      .map((pair) => {
-        const [name, ...rest] = pair.split('=');
-        return { name: name!, value: rest.join('='), url: server.baseUrl };
-      }),
-  );
-  const chat = await scriptsLoadedBy(signedIn, '/chat', 'New chat');
-  await signedIn.close();
+  const measured: Measured[] = [];
+  for (const budget of bundleBudgets) {
+    const scripts = await scriptsLoadedBy(
+      browser,
+      `${server.baseUrl}${budget.path}`,
+      budget.ready,
+      budget.signedIn ? userCookies : [],
+    );
+    measured.push({ budget, scripts, gzip: scripts.reduce((n, s) => n + s.gzip, 0) });
+  }
 
-  console.log(
-    JSON.stringify({ landing, chat, budget_gzip_kb: { landing: 150, chat: 250 } }, null, 2),
-  );
+  if (check) {
+    if (!report(measured)) process.exitCode = 1;
+  } else {
+    const pages = measured.map(({ budget, scripts, gzip }) => [
+      budget.page,
+      {
+        scripts: scripts.length,
+        raw_kb: kb(scripts.reduce((n, s) => n + s.raw, 0)),
+        gzip_kb: kb(gzip),
+        sent_kb: kb(scripts.reduce((n, s) => n + s.sent, 0)),
+        budget_gzip_kb: budget.gzipKb,
+      },
+    ]);
+    console.log(JSON.stringify(Object.fromEntries(pages), null, 2));
+  }
 } finally {
   await browser.close();
   await server.stop();

@@ -37,29 +37,64 @@ export const waitForHealthy = async (baseUrl: string, timeoutMs = 60_000) => {
   throw new Error(`${baseUrl} did not become healthy within ${timeoutMs} ms`);
 };
 
-/** Signs up (the first account on a fresh database) and keeps the session cookie. */
-export const signUp = async (baseUrl: string, email: string, password = 'bench-password-1') => {
-  const res = await fetch(`${baseUrl}/auth/v1/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ email, password, name: 'Bench' }),
-  });
+/**
+ * Signs up (the first account on a fresh database) and keeps the session cookies as a browser
+ * does: every answer's Set-Cookie renews them (the session's signed cookie cache among them).
+ */
+export const signUp = async (
+  baseUrl: string,
+  email: string,
+  password = 'bench-password-1',
+  /** The person's address (X-Forwarded-For; the server needs TRUST_PROXY=true). */
+  ip?: string,
+) => {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at).trim();
+      const value = pair!.slice(at + 1).trim();
+      if (value === '' || /max-age=0/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return res;
+  };
+  const res = keep(
+    await fetch(`${baseUrl}/auth/v1/sign-up/email`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: baseUrl,
+        ...(ip && { 'x-forwarded-for': ip }),
+      },
+      body: JSON.stringify({ email, password, name: 'Bench' }),
+    }),
+  );
   if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const headers = () => ({ cookie, origin: baseUrl });
+  const headers = () => ({
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    origin: baseUrl,
+    ...(ip && { 'x-forwarded-for': ip }),
+  });
+  /** fetch with this user's cookies, keeping what the answer sets. */
+  const send = async (url: string, init: RequestInit = {}) =>
+    keep(
+      await fetch(url.startsWith('http') ? url : `${baseUrl}${url}`, {
+        ...init,
+        headers: { ...headers(), ...(init.headers as Record<string, string> | undefined) },
+      }),
+    );
   const json = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${baseUrl}${url}`, {
+    const r = await send(url, {
       method,
-      headers: { ...headers(), 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!r.ok) throw new Error(`${method} ${url} answered ${r.status}: ${await r.text()}`);
     return r.status === 204 ? null : ((await r.json()) as unknown);
   };
-  return { headers, json };
+  return { headers, send, json };
 };
 
 export type RunningServer = { child: ChildProcess; baseUrl: string; stop(): Promise<void> };
@@ -75,20 +110,26 @@ export const startServer = async (
   const p = port ?? (await freePort());
   const baseUrl = `http://localhost:${p}`;
   const root = process.env.BENCH_SERVER_ROOT ?? repoRoot;
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(p),
-      APP_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // One user sends hundreds of calls a minute here; the data window is not what is measured.
-      RATE_LIMIT_DATA_POINTS: '100000',
-      ...env,
+  // BENCH_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(root, 'apps/server/dist/main.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(p),
+        APP_URL: baseUrl,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        // One user sends hundreds of calls a minute here; the data window is not what is measured.
+        RATE_LIMIT_DATA_POINTS: '100000',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   await waitForHealthy(baseUrl);
   return {
     child,

@@ -4,7 +4,14 @@ import { spawn } from 'node:child_process';
 const children = [
   spawn('npm', ['run', 'dev', '-w', '@chorus/server'], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'development' },
+    // Pages come from Vite's server here: its origin is ours too (auth and the origin check).
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      TRUSTED_ORIGINS: [process.env.TRUSTED_ORIGINS, 'http://localhost:5173']
+        .filter(Boolean)
+        .join(','),
+    },
   }),
   spawn('npm', ['run', 'dev', '-w', '@chorus/web'], { stdio: 'inherit' }),
 ];

@@ -2,12 +2,19 @@ import { test as base } from '@playwright/test';
 import { AppShell } from '../pages/app-shell.ts';
 import { AuthPage } from '../pages/auth-page.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
+import { signUpThroughApi, type SignedUpUser } from './accounts.ts';
 import { uniqueClientIp } from './client-ip.ts';
+import { newTestUser } from './users.ts';
 
 type Fixtures = {
   authPage: AuthPage;
   resetPasswordPage: ResetPasswordPage;
   appShell: AppShell;
+  /**
+   * A new plain user, signed up through the auth API; this test's browser context holds its
+   * session cookie, so `page` is signed in from its first navigation.
+   */
+  signedInUser: SignedUpUser;
 };
 
 /**
@@ -21,6 +28,9 @@ export const test = base.extend<Fixtures>({
   authPage: async ({ page }, use) => use(new AuthPage(page)),
   resetPasswordPage: async ({ page }, use) => use(new ResetPasswordPage(page)),
   appShell: async ({ page }, use) => use(new AppShell(page)),
+  signedInUser: async ({ context }, use) => {
+    await use(await signUpThroughApi(context.request, newTestUser('api')));
+  },
 });
 
 export { expect } from '@playwright/test';

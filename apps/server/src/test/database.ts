@@ -1,26 +1,43 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { readFileSync } from 'node:fs';
 import { connectPostgres, openPglite, type Database } from '../db/client.ts';
+import {
+  compilePgliteWasm,
+  ensurePgliteTemplate,
+  ensurePostgresTemplate,
+  postgresUrlOf,
+  type PgliteWasm,
+  withPostgresAdmin,
+} from './template.ts';
 
 export const testDriver = (): 'pglite' | 'postgres' =>
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-const adminUrl = () =>
-  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The integration project's global setup has built the templates before any worker starts; these
+// only find them (or build them when a test runs outside that project). One look per process: the
+// integration project does not isolate test files, so a worker's files share them.
+let pgliteTemplate: Promise<Blob> | undefined;
+let pgliteWasm: Promise<PgliteWasm> | undefined;
+let postgresTemplate: Promise<string> | undefined;
 
 /**
- * A migrated, empty database of its own for one test file: in-memory PGlite, or a fresh database
- * on the real PostgreSQL that is dropped again on close.
+ * A migrated, empty database of its own for one test file: in-memory PGlite loaded from the
+ * migrated template's tarball, or a clone of the template database on the real PostgreSQL that
+ * is dropped again on close.
  */
 export const openTestDatabase = async (): Promise<Database> => {
   if (testDriver() === 'pglite') {
-    const database = openPglite(undefined);
-    await database.migrate();
-    return database;
+    // Read into memory: a file-backed Blob (fs.openAsBlob) turns unreadable once the file's
+    // mtime changes, which a parallel run marking the template as used does.
+    pgliteTemplate ??= ensurePgliteTemplate().then((file) => new Blob([readFileSync(file)]));
+    pgliteWasm ??= compilePgliteWasm();
+    return openPglite(undefined, {
+      loadDataDir: await pgliteTemplate,
+      wasmModule: await pgliteWasm,
+    });
   }
   const fresh = await createPostgresDatabaseUrl();
   const database = connectPostgres(fresh.url);
-  await database.migrate();
   return {
     ...database,
     async close() {
@@ -30,31 +47,24 @@ export const openTestDatabase = async (): Promise<Database> => {
   };
 };
 
-/** A fresh, empty PostgreSQL database (for a test file, or a server in a child process). */
+/**
+ * A fresh, migrated PostgreSQL database cloned from the template (for a test file, or a server in
+ * a child process), and how to drop it.
+ */
 export const createPostgresDatabaseUrl = async (): Promise<{
   url: string;
   drop(): Promise<void>;
 }> => {
+  postgresTemplate ??= ensurePostgresTemplate();
+  const template = await postgresTemplate;
   const name = `chorus_test_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
+  await withPostgresAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
-    url: url.toString(),
+    url: postgresUrlOf(name),
     async drop() {
-      const dropper = new pg.Client({ connectionString: adminUrl() });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await withPostgresAdmin((admin) =>
+        admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
     },
   };
 };

@@ -7,15 +7,13 @@ import { startProviderSim } from '@chorus/provider-sim';
 import { createApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { emailOutbox } from '../db/schema.ts';
+import { emailOutbox } from '../db/schema/index.ts';
 import { createDeps } from '../deps.ts';
-import {
-  defaultEmailRetryPolicy,
-  registerEmailRetries,
-  type EmailRetryPolicy,
-} from '../jobs/email-retry.ts';
-import { startJobQueue, type JobQueue } from '../jobs/queue.ts';
+import { defaultEmailRetryPolicy, type EmailRetryPolicy } from '../jobs/email-retry.ts';
+import { jobList } from '../jobs/job-list.ts';
+import type { JobDefinition } from '../jobs/queue.ts';
 import type { Deps } from '../http/app-env.ts';
+import type { WebAssets } from '../http/static.ts';
 import { createLogger } from '../logger.ts';
 import { openTestDatabase } from './database.ts';
 
@@ -44,8 +42,13 @@ export const startTestApp = async (
     logStream?: DestinationStream;
     /** Start the provider simulator and point every provider at it (`t.sim`). */
     providerSim?: boolean;
-    /** Start the job queue (pg-boss) with e-mail retries; `retry` shortens the backoff. */
-    jobs?: boolean | { retry?: Partial<EmailRetryPolicy> };
+    /**
+     * Start the job queue (pg-boss) with the server's job list: `retry` shortens the e-mail
+     * backoff, and `extra` adds jobs of the test's own.
+     */
+    jobs?: boolean | { retry?: Partial<EmailRetryPolicy>; extra?: JobDefinition<Deps>[] };
+    /** A built web app to serve beside the API (see `loadWebAssets`). */
+    web?: WebAssets;
   } = {},
 ) => {
   const sim = opts.providerSim ? await startProviderSim({ port: 0 }) : undefined;
@@ -62,37 +65,38 @@ export const startTestApp = async (
     ...(sim && providerEnv(sim.baseUrls)),
     ...opts.env,
   });
-  const deps: Deps = createDeps(config, database, createLogger(config.logLevel, opts.logStream));
-  const app = createApp(deps);
-  let jobs: JobQueue | undefined;
+  const deps: Deps = createDeps(config, database, createLogger(config.logLevel, opts.logStream), {
+    jobs: { pollingIntervalSeconds: 0.5, cronIntervalSeconds: 1 },
+  });
+  await deps.instance.start();
+  const app = createApp(deps, opts.web);
   if (opts.jobs) {
-    jobs = await startJobQueue({ database, log: deps.log, pollingIntervalSeconds: 0.5 });
-    const retry = typeof opts.jobs === 'object' ? opts.jobs.retry : undefined;
-    await registerEmailRetries(jobs, deps.mailer, { ...defaultEmailRetryPolicy, ...retry });
+    const { retry, extra = [] } = typeof opts.jobs === 'object' ? opts.jobs : {};
+    const emailRetry = { ...defaultEmailRetryPolicy, ...retry };
+    await deps.jobs.start([...jobList({ emailRetry }), ...extra], deps);
   }
 
   const client = (ip = nextIp()) => {
     const cookies = new Map<string, string>();
-    const request = async <T = unknown>(
+    /** Sends as this client (its address and cookies); the raw Response, body unread. */
+    const send = async (
       method: string,
       url: string,
-      body?: unknown,
-      headers: Record<string, string> = {},
-    ): Promise<TestResponse<T>> => {
+      init: { body?: RequestInit['body']; headers?: Record<string, string> } = {},
+    ): Promise<Response> => {
       const res = await app.request(url, {
         method,
         headers: {
           origin: TEST_APP_URL,
           'x-forwarded-for': ip,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
           ...(cookies.size > 0 && {
             cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
           }),
-          ...headers,
+          ...init.headers,
         },
-        body:
-          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
+        body: init.body,
+        ...(init.body instanceof ReadableStream && { duplex: 'half' }),
+      } as RequestInit);
       for (const line of res.headers.getSetCookie()) {
         const [pair] = line.split(';');
         const eqAt = pair!.indexOf('=');
@@ -101,6 +105,19 @@ export const startTestApp = async (
         if (value === '' || /max-age=0/i.test(line)) cookies.delete(name);
         else cookies.set(name, value);
       }
+      return res;
+    };
+    const request = async <T = unknown>(
+      method: string,
+      url: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<TestResponse<T>> => {
+      const res = await send(method, url, {
+        headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+        body:
+          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -113,6 +130,7 @@ export const startTestApp = async (
     return {
       ip,
       cookies,
+      send,
       request,
       get: <T = unknown>(url: string) => request<T>('GET', url),
       post: <T = unknown>(url: string, body?: unknown) => request<T>('POST', url, body ?? {}),
@@ -151,6 +169,10 @@ export const startTestApp = async (
       )
       .orderBy(emailOutbox.created_at);
 
+  /** Those mails as their recipient gets them (the outbox itself hides one-time links). */
+  const deliveredTo = async (address: string, template?: string) =>
+    (await outboxFor(address, template)).map((row) => ({ ...row, ...deps.mailer.delivered(row) }));
+
   return {
     app,
     deps,
@@ -162,14 +184,18 @@ export const startTestApp = async (
     client,
     user,
     outboxFor,
-    /** The job queue, when started with `jobs`. */
-    jobs,
+    deliveredTo,
     async close() {
+      // Saves still retrying belong to a database the test is done with.
+      deps.saves.giveUp();
       await deps.mailer.settled();
       deps.mailer.useRetries(null);
-      await jobs?.stop();
+      await deps.jobs.stop();
       deps.mailer.close();
       await deps.realtime.close();
+      await deps.invalidation.close();
+      await deps.storage.close();
+      await deps.instance.stop();
       await sim?.close();
       if (!opts.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,26 @@
+/**
+ * Initial JavaScript budgets (issue 12): KB of gzip (level 9) over every script a cold Chromium
+ * fetches until the network is idle. `npx tsx bench/bundle.ts` reports against them, and
+ * `npm test` fails when a page goes over (`bench/bundle.ts --check`).
+ */
+export type BundleBudget = {
+  page: string;
+  path: string;
+  /** Measured as a signed-in user (not an admin). */
+  signedIn: boolean;
+  /** Text the page shows once it has rendered. */
+  ready: string;
+  gzipKb: number;
+};
+
+export const bundleBudgets: BundleBudget[] = [
+  {
+    page: 'landing',
+    path: '/',
+    signedIn: false,
+    ready: 'Every AI model your team needs',
+    gzipKb: 150,
+  },
+  { page: 'auth', path: '/auth', signedIn: false, ready: 'Welcome to Chorus', gzipKb: 150 },
+  { page: 'chat', path: '/chat', signedIn: true, ready: 'New chat', gzipKb: 250 },
+];
