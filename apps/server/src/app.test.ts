@@ -23,7 +23,7 @@ describe('the app shell', () => {
   it('answers the health check', async () => {
     const res = await t.client().get('/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', database: 'ok', realtime: 'off' });
   });
 
   it('publishes an OpenAPI 3.1 document of every endpoint', async () => {

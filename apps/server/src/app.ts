@@ -1,14 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
+import { answeringDatabaseUnavailable, healthCheck } from './http/health.ts';
 import { createRouter } from './http/openapi.ts';
 import { rateLimit, rateLimitData } from './http/rate-limit.ts';
 import { loadSession } from './http/session.ts';
 import { mountWebApp, type WebAssets } from './http/static.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from './services/auth/auth.ts';
+import { requireTrustedOrigin } from './http/origin-check.ts';
+import { refuseInvalidText } from './http/valid-text.ts';
+import { getSession } from './services/auth/get-session.ts';
+import { throttleSignInPerAccount } from './services/auth/sign-in-throttle.ts';
+import { inviteFrom, refuseUninvited } from './services/rest/signup-mode/signup-policy.ts';
 import { refreshSession } from './services/auth/refresh-session.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
@@ -26,8 +33,11 @@ import { apiKeysRouter } from './services/rest/api-keys/api-keys.index.ts';
 import { testApiKeyRouter } from './services/functions/test-api-key/test-api-key.index.ts';
 import { aiApiProxyRouter } from './services/functions/ai-api-proxy/ai-api-proxy.index.ts';
 import { openRouterModelsRouter } from './services/functions/openrouter-models/openrouter-models.index.ts';
+import { ollamaModelsRouter } from './services/functions/ollama-models/ollama-models.index.ts';
 import { chatRouter } from './services/functions/chat/chat.index.ts';
 import { conversationsRouter } from './services/rest/conversations/conversations.index.ts';
+import { conversationSharingRouter } from './services/rest/conversation-sharing/conversation-sharing.index.ts';
+import { messageSearchRouter } from './services/rest/message-search/message-search.index.ts';
 import { profileRouter } from './services/rest/profile/profile.index.ts';
 import { rpcRouter } from './services/rest/rpc/rpc.index.ts';
 import { sendEmailRouter } from './services/functions/send-email/send-email.index.ts';
@@ -43,7 +53,12 @@ import { libraryRouter } from './services/rest/library/library.index.ts';
 import { createCheckoutSessionRouter } from './services/functions/create-checkout-session/create-checkout-session.index.ts';
 import { stripeWebhookRouter } from './services/functions/stripe-webhook/stripe-webhook.index.ts';
 import { clientErrorsRouter } from './services/rest/client-errors/client-errors.index.ts';
+import { adminJobsRouter } from './services/rest/admin/jobs/jobs.index.ts';
 import { adminClientErrorsRouter } from './services/rest/admin/client-errors/client-errors.index.ts';
+import { filesRouter, objectRouter } from './services/storage/files/files.index.ts';
+
+/** Where the API answers; everything else is the web app and its files. */
+const apiPrefixes = ['/rest/', '/functions/', '/auth/', '/storage/'];
 
 /** Auth calls that count against the `auth` window: the ones that try credentials or send mail. */
 const limitedAuthPaths = new Set([
@@ -55,9 +70,27 @@ const limitedAuthPaths = new Set([
 ]);
 
 /**
- * better-auth echoes the session token in JSON bodies (for bearer clients, which Chorus has none
- * of). The token must live only in the httpOnly cookie, so it is taken out of every body.
+ * Routes whose every request goes through the model-call seam, which spends the `data` window
+ * in the same database round trip as the plan and quota check (ARCHITECTURE §11 fast path).
  */
+const modelCallPaths = new Set(['/functions/v1/chat', '/functions/v1/ai-api-proxy']);
+
+/**
+ * better-auth echoes session tokens in JSON bodies (for bearer clients, which Chorus has none
+ * of): at the top level, in `session`, and in each session of `list-sessions`. A token must live
+ * only in the httpOnly cookie, so every one is taken out of every body.
+ */
+const stripTokens = (body: unknown): void => {
+  if (Array.isArray(body)) {
+    for (const item of body) stripTokens(item);
+    return;
+  }
+  if (!body || typeof body !== 'object') return;
+  const b = body as { token?: unknown; session?: unknown };
+  delete b.token;
+  if (b.session && typeof b.session === 'object') stripTokens(b.session);
+};
+
 const withoutSessionToken = async (res: Response): Promise<Response> => {
   if (!res.headers.get('content-type')?.includes('application/json')) return res;
   const text = await res.text();
@@ -67,11 +100,7 @@ const withoutSessionToken = async (res: Response): Promise<Response> => {
   } catch {
     return new Response(text, res);
   }
-  if (body && typeof body === 'object') {
-    const b = body as { token?: unknown; session?: { token?: unknown } | null };
-    delete b.token;
-    if (b.session && typeof b.session === 'object') delete b.session.token;
-  }
+  stripTokens(body);
   const headers = new Headers(res.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), {
@@ -84,14 +113,31 @@ const withoutSessionToken = async (res: Response): Promise<Response> => {
 export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   const { config, log } = deps;
   const app = new Hono<AppEnv>();
-  app.onError(errorHandler(log));
+  app.onError(answeringDatabaseUnavailable(errorHandler(log)));
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
+    // A proxy's id is kept when it looks like one, so one request can be followed across hops.
+    const given = c.req.header('x-request-id');
+    const requestId = given && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
+    c.set('requestId', requestId);
     const started = performance.now();
     await next();
+    try {
+      c.res.headers.set('x-request-id', requestId);
+      // Answers of the API are personal: no shared or browser cache keeps them unless they say so.
+      if (
+        apiPrefixes.some((p) => c.req.path.startsWith(p)) &&
+        !c.res.headers.has('cache-control')
+      ) {
+        c.res.headers.set('cache-control', 'no-store');
+      }
+    } catch {
+      // An immutable response (one better-auth made): it goes out without the header.
+    }
     log.debug(
       {
+        requestId,
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
@@ -103,6 +149,10 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   app.use(
     '*',
     secureHeaders({
+      // Over plain http (a local install) the header means nothing and would pin browsers to https.
+      strictTransportSecurity: config.appUrl.startsWith('https://')
+        ? 'max-age=31536000; includeSubDomains'
+        : false,
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...(web?.inlineScriptHashes ?? [])],
@@ -116,13 +166,12 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
         formAction: ["'self'"],
       },
       crossOriginEmbedderPolicy: false,
+      // A response that sets its own policy keeps it (stored files are sandboxed, ADR 013).
+      overwrite: false,
     }),
   );
 
-  app.get('/healthz', async (c) => {
-    await deps.database.db.execute('select 1');
-    return c.json({ status: 'ok' as const });
-  });
+  app.get('/healthz', healthCheck);
 
   const apiBodyLimit = bodyLimit({
     maxSize: 1024 * 1024,
@@ -130,33 +179,58 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
       c.json(errorBody('The request body is larger than 1 MB.', 'request:too_large'), 413),
   });
 
+  const jsonText = refuseInvalidText({ jsonBody: true });
+
   // --- /auth/v1: better-auth behind our client-IP decision and the `auth` rate limit.
-  app.use(`${AUTH_BASE_PATH}/*`, apiBodyLimit, async (c, next) => {
+  app.use(`${AUTH_BASE_PATH}/*`, apiBodyLimit, jsonText, async (c, next) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, clientIp(c, config.trustProxy));
     c.req.raw = new Request(c.req.raw, { headers });
     await next();
   });
-  const authLimit = rateLimit(
-    deps.limiters.auth,
-    'auth',
-    (c) => clientIp(c, config.trustProxy),
-    log,
-  );
+  const authLimit = rateLimit('auth', (c) => clientIp(c, config.trustProxy));
   app.post(`${AUTH_BASE_PATH}/*`, (c, next) => {
     const action = c.req.path.slice(AUTH_BASE_PATH.length + 1);
     return limitedAuthPaths.has(action) ? authLimit(c, next) : next();
   });
   // Ours, not better-auth's: the web's session manager forcing a sliding refresh.
-  app.post(`${AUTH_BASE_PATH}/refresh-session`, refreshSession);
+  app.post(`${AUTH_BASE_PATH}/sign-in/email`, throttleSignInPerAccount);
+  // With sign-up by request, the same refusal for any uninvited address, account or not.
+  app.post(`${AUTH_BASE_PATH}/sign-up/email`, async (c, next) => {
+    const body = (await c.req.raw
+      .clone()
+      .json()
+      .catch(() => null)) as { email?: unknown } | null;
+    const refusal = await refuseUninvited(
+      deps.database.db,
+      body?.email,
+      inviteFrom(body, c.req.query()),
+    );
+    if (refusal) return c.json({ code: 'SIGNUP_BY_REQUEST', message: refusal }, 403);
+    return next();
+  });
+  // State-changing calls that act with a session come from our own pages only (issue 13).
+  const sameOrigin = requireTrustedOrigin(config.trustedOrigins);
+  app.post(`${AUTH_BASE_PATH}/refresh-session`, sameOrigin, refreshSession);
+  app.get(`${AUTH_BASE_PATH}/get-session`, getSession);
   app.on(['GET', 'POST'], `${AUTH_BASE_PATH}/*`, async (c) =>
     withoutSessionToken(await deps.auth.handler(c.req.raw)),
   );
 
-  // --- /rest/v1 and /functions/v1: zod-described routes, one OpenAPI document.
+  // --- /rest/v1, /functions/v1 and /storage/v1: zod-described routes, one OpenAPI document.
+  // Uploads are not held to the 1 MB body limit: they stream, within their plan's own limits.
   const api = createRouter();
-  api.use('/rest/v1/*', apiBodyLimit, loadSession, rateLimitData);
-  api.use('/functions/v1/*', apiBodyLimit, loadSession, rateLimitData);
+  api.use('/rest/v1/*', sameOrigin, apiBodyLimit, jsonText, loadSession, rateLimitData);
+  api.use('/functions/v1/*', sameOrigin, apiBodyLimit, jsonText, loadSession, (c, next) =>
+    modelCallPaths.has(c.req.path) ? next() : rateLimitData(c, next),
+  );
+  api.use(
+    '/storage/v1/*',
+    sameOrigin,
+    refuseInvalidText({ jsonBody: false }),
+    loadSession,
+    rateLimitData,
+  );
   api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
     type: 'apiKey',
     in: 'cookie',
@@ -169,6 +243,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', adminUsersRouter)
     .route('/', adminApiKeysRouter)
     .route('/', adminEmailOutboxRouter)
+    .route('/', adminJobsRouter)
     .route('/', unsubscribeRouter)
     .route('/', adminAuditLogsRouter)
     .route('/', adminAccessRequestsRouter)
@@ -185,7 +260,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', clientErrorsRouter)
     .route('/', adminClientErrorsRouter)
     .route('/', apiKeysRouter)
-    .route('/', conversationsRouter);
+    .route('/', messageSearchRouter)
+    .route('/', conversationsRouter)
+    .route('/', conversationSharingRouter);
   const functions = createRouter<AuthedEnv>()
     .route('/', copySystemApiKeysRouter)
     .route('/', sendEmailRouter)
@@ -197,16 +274,18 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', chatRouter)
     .route('/', aiApiProxyRouter)
     .route('/', openRouterModelsRouter)
+    .route('/', ollamaModelsRouter)
     .route('/', createCheckoutSessionRouter)
     .route('/', stripeWebhookRouter);
-  api.route('/rest/v1', rest).route('/functions/v1', functions);
+  const storage = createRouter<AuthedEnv>().route('/', filesRouter).route('/', objectRouter);
+  api.route('/rest/v1', rest).route('/functions/v1', functions).route('/storage/v1', storage);
   api.doc31('/rest/v1/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Chorus API',
       version: '1.0.0',
       description:
-        'Data (/rest/v1) and functions (/functions/v1) of Chorus. Authentication is better-auth at /auth/v1 (sign-up/email, sign-in/email, sign-out, get-session, request-password-reset, reset-password, change-password), plus POST /auth/v1/refresh-session, which slides the session to 7 days from now and answers like get-session (limited to 5 a minute per user).',
+        'Data (/rest/v1), functions (/functions/v1) and files (/storage/v1) of Chorus. Authentication is better-auth at /auth/v1 (sign-up/email, sign-in/email, sign-out, get-session, request-password-reset, reset-password, change-password), plus POST /auth/v1/refresh-session, which slides the session to 7 days from now and answers like get-session (limited to 5 a minute per user).',
     },
   });
   app.route('/', api);
@@ -217,6 +296,11 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     );
   }
 
+  // A shared chat's page is for the people given its link, not for search engines.
+  app.use('/share/*', async (c, next) => {
+    await next();
+    c.res.headers.set('x-robots-tag', 'noindex, nofollow');
+  });
   if (web) mountWebApp(app, web);
   app.notFound((c) =>
     c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404),

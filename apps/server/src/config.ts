@@ -4,6 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { serverDataPointsDefault } from '@chorus/shared/limits';
 import { providerIds, type ProviderId } from '@chorus/shared/providers';
+import { defaultPoolSettings, type PoolSettings } from './db/postgres-pool.ts';
+import type { S3Settings } from './storage/s3-driver.ts';
 
 /**
  * Every environment variable Chorus reads, validated once at boot. A bad value stops the start
@@ -25,6 +27,25 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int('must be a whole number').min(1).max(1_000).optional(),
+  DATABASE_POOL_MAX_WAITING: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(0)
+    .max(100_000)
+    .optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(100)
+    .max(120_000)
+    .optional(),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(100)
+    .max(3_600_000)
     .optional(),
   APP_URL: httpUrl.optional(),
   TRUSTED_ORIGINS: z.string().optional(),
@@ -48,6 +69,33 @@ const envSchema = z.object({
     .min(1)
     .max(1_000_000)
     .default(serverDataPointsDefault),
+  PROVIDER_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(1_000)
+    .max(600_000)
+    .default(60_000),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(0)
+    .max(600_000)
+    .default(20_000),
+  INSTANCE_LEASE_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(1_000)
+    .max(600_000)
+    .default(30_000),
+  STORAGE_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+    .optional(),
+  STORAGE_S3_REGION: z.string().trim().min(1).optional(),
+  STORAGE_S3_ENDPOINT: httpUrl.optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STORAGE_S3_FORCE_PATH_STYLE: booleanFlag.optional(),
   ...Object.fromEntries(
     providerIds.map((id) => [`${id.toUpperCase()}_BASE_URL`, httpUrl.optional()]),
   ),
@@ -77,6 +125,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The PostgreSQL pool's size and bounded waits (unused on the embedded database). */
+  pool: PoolSettings;
   appUrl: string;
   trustedOrigins: string[];
   authSecret: string;
@@ -89,8 +139,16 @@ export type Config = {
   webDistDir: string | undefined;
   /** Set when both Stripe keys are; without it admins assign plans by hand. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
+  /** Where file bytes go: `DATA_DIR/storage` unless every STORAGE_S3_* variable it needs is set. */
+  storage: { kind: 'local'; root: string } | ({ kind: 's3' } & S3Settings);
   /** Requests per user (or guest address) per 60 s over /rest/v1 and /functions/v1 (ADR 009). */
   rateLimitDataPoints: number;
+  /** A streaming provider silent this long mid-reply is cut off ("provider stopped responding"). */
+  providerIdleTimeoutMs: number;
+  /** On SIGTERM, how long streaming replies may go on before they are interrupted. */
+  shutdownGraceMs: number;
+  /** How long an instance counts as alive after its last heartbeat (its replies stay its own). */
+  instanceLeaseMs: number;
   providerBaseUrls: Record<ProviderId, string>;
   /** Keys from SYSTEM_KEY_<PROVIDER>, seeded as system keys at start. */
   systemKeySeeds: Partial<Record<ProviderId, string>>;
@@ -118,6 +176,34 @@ const persistentSecret = (dataDir: string, file: string, fromEnv: string | undef
   }
 };
 
+const s3Required = [
+  'STORAGE_S3_BUCKET',
+  'STORAGE_S3_ACCESS_KEY_ID',
+  'STORAGE_S3_SECRET_ACCESS_KEY',
+] as const;
+
+/** All or nothing: a half-configured S3 must stop the start, never fall back to local disk. */
+const storageSettings = (e: z.infer<typeof envSchema>, dataDir: string): Config['storage'] => {
+  const anySet = Object.keys(e).some((name) => name.startsWith('STORAGE_S3_'));
+  if (!anySet) return { kind: 'local', root: path.join(dataDir, 'storage') };
+  const missing = s3Required.filter((name) => e[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid environment: ${missing.join(', ')}: required with the other STORAGE_S3_* variables. Set ${s3Required.join(', ')} together (STORAGE_S3_REGION, STORAGE_S3_ENDPOINT and STORAGE_S3_FORCE_PATH_STYLE are optional), or none of them to keep files under DATA_DIR/storage.`,
+    );
+  }
+  return {
+    kind: 's3',
+    bucket: e.STORAGE_S3_BUCKET!,
+    region: e.STORAGE_S3_REGION ?? 'us-east-1',
+    endpoint: e.STORAGE_S3_ENDPOINT,
+    // S3-compatible stores reached by endpoint usually serve buckets by path, not by host name.
+    forcePathStyle: e.STORAGE_S3_FORCE_PATH_STYLE ?? e.STORAGE_S3_ENDPOINT !== undefined,
+    accessKeyId: e.STORAGE_S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.STORAGE_S3_SECRET_ACCESS_KEY!,
+  };
+};
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const parsed = envSchema.safeParse(withoutBlanks(env));
   if (!parsed.success) {
@@ -126,6 +212,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const storage = storageSettings(e, dataDir);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const extraOrigins = (e.TRUSTED_ORIGINS ?? '')
     .split(',')
@@ -141,6 +228,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    pool: {
+      size: e.DATABASE_POOL_SIZE ?? defaultPoolSettings.size,
+      maxWaiting: e.DATABASE_POOL_MAX_WAITING ?? defaultPoolSettings.maxWaiting,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS ?? defaultPoolSettings.connectTimeoutMs,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS ?? defaultPoolSettings.statementTimeoutMs,
+    },
     appUrl,
     trustedOrigins: [...new Set([new URL(appUrl).origin, ...localOrigins, ...extraOrigins])],
     authSecret: persistentSecret(dataDir, 'auth-secret', e.AUTH_SECRET),
@@ -163,7 +256,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
             apiUrl: e.STRIPE_API_URL,
           }
         : undefined,
+    storage,
     rateLimitDataPoints: e.RATE_LIMIT_DATA_POINTS,
+    providerIdleTimeoutMs: e.PROVIDER_IDLE_TIMEOUT_MS,
+    instanceLeaseMs: e.INSTANCE_LEASE_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     providerBaseUrls: Object.fromEntries(
       providerIds.map((id) => [
         id,

@@ -42,6 +42,12 @@ describe('loadConfig', () => {
     ['AUTH_SECRET', 'short'],
     ['KEY_ENCRYPTION_SECRET', 'short'],
     ['TRUST_PROXY', 'maybe'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_MAX_WAITING', '-1'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5'],
+    ['SHUTDOWN_GRACE_MS', '-5'],
+    ['INSTANCE_LEASE_MS', '10'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -118,6 +124,28 @@ describe('loadConfig', () => {
     expect(() => statSync(path.join(dataDir, 'auth-secret'))).toThrow();
   });
 
+  it('bounds every database wait and the shutdown by default, and takes other values', () => {
+    expect(load()).toMatchObject({
+      pool: { size: 20, maxWaiting: 1_000, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000 },
+      shutdownGraceMs: 20_000,
+      instanceLeaseMs: 30_000,
+    });
+    expect(
+      load({
+        DATABASE_POOL_SIZE: '50',
+        DATABASE_POOL_MAX_WAITING: '200',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+        SHUTDOWN_GRACE_MS: '0',
+        INSTANCE_LEASE_MS: '5000',
+      }),
+    ).toMatchObject({
+      pool: { size: 50, maxWaiting: 200, connectTimeoutMs: 2_000, statementTimeoutMs: 60_000 },
+      shutdownGraceMs: 0,
+      instanceLeaseMs: 5_000,
+    });
+  });
+
   it('adds TRUSTED_ORIGINS to the trusted origins', () => {
     const config = load({
       APP_URL: 'https://chat.example.com',
@@ -128,5 +156,74 @@ describe('loadConfig', () => {
       'https://admin.example.com',
       'https://other.example.com',
     ]);
+  });
+
+  describe('storage', () => {
+    const s3 = {
+      STORAGE_S3_BUCKET: 'chorus-files',
+      STORAGE_S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      STORAGE_S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-secret',
+    };
+
+    it('keeps files under DATA_DIR/storage without STORAGE_S3_* variables', () => {
+      expect(load().storage).toEqual({ kind: 'local', root: path.join(dataDir, 'storage') });
+    });
+
+    it('uses S3 when the bucket and both keys are set, path-style for a custom endpoint', () => {
+      expect(load(s3).storage).toEqual({
+        kind: 's3',
+        bucket: 'chorus-files',
+        region: 'us-east-1',
+        endpoint: undefined,
+        forcePathStyle: false,
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI-secret',
+      });
+      const compatible = load({
+        ...s3,
+        STORAGE_S3_REGION: 'eu-central-1',
+        STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      }).storage;
+      expect(compatible).toMatchObject({ region: 'eu-central-1', forcePathStyle: true });
+      expect(
+        load({
+          ...s3,
+          STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
+          STORAGE_S3_FORCE_PATH_STYLE: 'false',
+        }).storage,
+      ).toMatchObject({ forcePathStyle: false });
+    });
+
+    it.each([
+      [
+        { STORAGE_S3_BUCKET: 'chorus-files' },
+        'STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY',
+      ],
+      [{ ...s3, STORAGE_S3_SECRET_ACCESS_KEY: '' }, 'STORAGE_S3_SECRET_ACCESS_KEY'],
+      [
+        { STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000' },
+        'STORAGE_S3_BUCKET, STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY',
+      ],
+    ])('refuses a partial S3 configuration, naming what is missing (%o)', (env, missing) => {
+      let thrown: unknown;
+      try {
+        load(env);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigError);
+      expect((thrown as Error).message).toContain(
+        `${missing}: required with the other STORAGE_S3_*`,
+      );
+      expect((thrown as Error).message).not.toContain('wJalrXUtnFEMI');
+    });
+
+    it.each([
+      ['STORAGE_S3_BUCKET', 'Not_A_Bucket'],
+      ['STORAGE_S3_ENDPOINT', 'minio:9000'],
+      ['STORAGE_S3_FORCE_PATH_STYLE', 'sometimes'],
+    ])('refuses %s=%s naming the variable', (name, value) => {
+      expect(() => load({ ...s3, [name]: value })).toThrow(name);
+    });
   });
 });

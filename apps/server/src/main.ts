@@ -7,8 +7,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
-import { registerEmailRetries } from './jobs/email-retry.ts';
-import { startJobQueue } from './jobs/queue.ts';
+import { jobList } from './jobs/job-list.ts';
+import { SAVE_DRAIN_MS, stopGracefully } from './lifecycle/graceful-stop.ts';
 import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
 import { sessionAuthenticator } from './services/realtime/authenticate.ts';
@@ -29,9 +29,6 @@ const start = async () => {
   const database = openDatabase(config);
   log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
   await database.migrate();
-  const interrupted = await interruptAbandonedReplies(database.db);
-  if (interrupted > 0)
-    log.warn({ interrupted }, 'replies cut off by the last stop are kept as interrupted');
 
   const here = path.dirname(fileURLToPath(import.meta.url));
   const webDir = config.webDistDir
@@ -42,9 +39,18 @@ const start = async () => {
     log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
 
   const deps = createDeps(config, database, log);
+  await deps.instance.start();
+  // Other instances' replies are theirs while their lease runs (the sweeper job takes over after);
+  // the embedded database belongs to this process alone, so anything left streaming there is ours.
+  const interrupted = await interruptAbandonedReplies(
+    database.db,
+    database.driver === 'pglite' ? { allBut: deps.instance.id } : {},
+  );
+  if (interrupted > 0)
+    log.warn({ interrupted }, 'replies cut off by the last stop are kept as interrupted');
+  log.info({ driver: deps.storage.kind }, 'file storage');
   await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
-  const jobs = await startJobQueue({ database, log });
-  await registerEmailRetries(jobs, deps.mailer);
+  await deps.jobs.start(jobList(), deps);
   const app = createApp(deps, web);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
@@ -66,22 +72,22 @@ const start = async () => {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    log.info({ signal, streams: deps.streams.size }, 'shutting down');
+    // A stop that hangs anyway is forced, and says so with its exit code.
+    const force = setTimeout(
+      () => process.exit(1),
+      config.shutdownGraceMs + SAVE_DRAIN_MS + 10_000,
+    );
     force.unref();
-    // Open sockets would hold close() open; they are told the server is going away.
-    void deps.realtime.close();
-    server.close(async () => {
-      await deps.mailer.settled();
-      deps.mailer.useRetries(null);
-      await jobs.stop();
-      deps.mailer.close();
-      await database.close();
-      log.info('stopped');
-      process.exit(0);
-    });
-    // Idle keep-alive sockets would hold close() open.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    stopGracefully({ server: server as Server, deps, database, graceMs: config.shutdownGraceMs })
+      .then(() => {
+        log.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        log.error({ err }, 'stopping failed');
+        process.exit(1);
+      });
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -26,7 +26,9 @@ describe('recipient pattern (spec §5: no spaces, one @, a dot in the domain)', 
 });
 
 describe('unsubscribe link', () => {
-  it('keeps the address in the email query parameter, encoded', () => {
-    expect(unsubscribePath('a+b@example.com')).toBe('/unsubscribe?email=a%2Bb%40example.com');
+  it('keeps the address and its token in the query, encoded', () => {
+    expect(unsubscribePath('a+b@example.com', 'x/y=')).toBe(
+      '/unsubscribe?email=a%2Bb%40example.com&token=x%2Fy%3D',
+    );
   });
 });

@@ -35,7 +35,9 @@ export const welcomeLinkPaths = [
   '/help',
 ] as const;
 
-export const unsubscribePath = (email: string) => `/unsubscribe?email=${encodeURIComponent(email)}`;
+/** The unsubscribe link of a mail: the address and the server's signature of it. */
+export const unsubscribePath = (email: string, token: string) =>
+  `/unsubscribe?email=${encodeURIComponent(email)}&token=${encodeURIComponent(token)}`;
 
 /** `POST /functions/v1/send-email`, per signed-in user. */
 export const sendEmailLimit: RateLimitWindow = { points: 10, windowSeconds: 60, blockSeconds: 60 };

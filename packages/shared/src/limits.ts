@@ -1,3 +1,4 @@
+import type { ProviderId } from './providers.ts';
 /** Business constants and limits of spec §9. Every timing lives here once. */
 
 export type RateLimitCategory = 'auth' | 'token_refresh' | 'conversation_create' | 'data';
@@ -24,6 +25,9 @@ export const rateLimitWindows: Record<RateLimitCategory, RateLimitWindow> = {
  */
 export const serverDataPointsDefault = 600;
 
+/** Largest client error report accepted, in bytes of JSON (anything bigger is a 413). */
+export const clientErrorMaxBytes = 16 * 1024;
+
 /** Client error reports (`POST /rest/v1/client-errors`) per user, or per address for guests. */
 export const clientErrorReportLimit: RateLimitWindow = {
   points: 30,
@@ -36,6 +40,13 @@ export const accessRequestLimit: RateLimitWindow = {
   points: 5,
   windowSeconds: 60 * 60,
   blockSeconds: 60 * 60,
+};
+
+/** Views of a shared chat (`GET /rest/v1/shared/{token}`, public) per client address. */
+export const sharedChatViewLimit: RateLimitWindow = {
+  points: 60,
+  windowSeconds: 60,
+  blockSeconds: 60,
 };
 
 export const toastDefaults = {
@@ -121,3 +132,65 @@ export const tabLeadership = {
 
 /** Spec §9: the diagnostics ring buffer keeps this many entries. */
 export const diagnosticsBufferSize = 300;
+
+/** Storage (issue 11). Sizes are in bytes; 1 MB is 1,048,576 bytes. */
+export const MB = 1024 * 1024;
+
+/**
+ * What may be uploaded: the declared type must be one of these, and the first bytes must agree
+ * with it (the server checks PDF, PNG, JPEG, GIF, WebP and ZIP/docx signatures; text types must
+ * not carry a binary signature or NUL bytes). `extensions` feed a file input's `accept`.
+ */
+export const acceptedFileTypes = {
+  'text/plain': { label: 'text (.txt)', extensions: ['.txt'] },
+  'text/markdown': { label: 'Markdown (.md)', extensions: ['.md', '.markdown'] },
+  'text/csv': { label: 'CSV (.csv)', extensions: ['.csv'] },
+  'application/json': { label: 'JSON (.json)', extensions: ['.json'] },
+  'application/pdf': { label: 'PDF (.pdf)', extensions: ['.pdf'] },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
+    label: 'Word (.docx)',
+    extensions: ['.docx'],
+  },
+  'text/html': { label: 'HTML (.html)', extensions: ['.html', '.htm'] },
+  'image/png': { label: 'PNG', extensions: ['.png'] },
+  'image/jpeg': { label: 'JPEG', extensions: ['.jpg', '.jpeg'] },
+  'image/webp': { label: 'WebP', extensions: ['.webp'] },
+  'image/gif': { label: 'GIF', extensions: ['.gif'] },
+} as const satisfies Record<string, { label: string; extensions: readonly string[] }>;
+
+export type AcceptedFileType = keyof typeof acceptedFileTypes;
+
+export const acceptedFileTypeList = Object.keys(acceptedFileTypes) as AcceptedFileType[];
+
+export const isAcceptedFileType = (type: string): type is AcceptedFileType =>
+  Object.hasOwn(acceptedFileTypes, type);
+
+/** What a file is for; the knowledge base and custom AIs store theirs through the same API. */
+export const filePurposes = ['attachment', 'knowledge', 'avatar'] as const;
+export type FilePurpose = (typeof filePurposes)[number];
+
+/** A plan's `max_file_bytes` / `storage_quota_bytes` of null means these instance defaults. */
+export const fileLimitDefaults = {
+  maxFileBytes: 10 * MB,
+  storageQuotaBytes: 100 * MB,
+} as const;
+
+/** The largest values an admin may give a plan. */
+export const fileLimitCeilings = {
+  maxFileBytes: 5 * 1024 * MB,
+  storageQuotaBytes: 1024 * 1024 * MB,
+} as const;
+
+/** Signed download links (`POST /storage/v1/files/{id}/link`): 5 minutes unless asked, 1 hour at most. */
+export const fileLinkTtlSeconds = { default: 5 * 60, min: 10, max: 60 * 60 } as const;
+
+/** Spec §9: the enabled-providers list is cached 60 s, and this list stands in on a rate limit. */
+export const enabledProvidersCacheMs = 60_000;
+export const enabledProvidersFallback: readonly ProviderId[] = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'deepseek',
+  'mistral',
+  'perplexity',
+];

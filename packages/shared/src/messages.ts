@@ -1,3 +1,5 @@
+import { acceptedFileTypes } from './limits.ts';
+
 /**
  * Every user-facing string named by the product specification, written once.
  * Tests assert against these constants, never against copies of the text.
@@ -81,6 +83,14 @@ export const keyMessages = {
   removedLocallyOnly: 'API key removed locally, but database deletion failed',
   defaultProviderLocalOnly: 'Default provider saved locally, but database update failed',
   saveFailed: (provider: string) => `Failed to save ${provider} API key`,
+  noSavedKey: (name: string) => `You have no ${name} key saved. Paste one to test it.`,
+  /** Ollama runs without a key: its test says so and checks that the server answers. */
+  ollamaReachable: (host: string, models: number) =>
+    `Ollama needs no API key. Its server at ${host} answers, with ${models} model${models === 1 ? '' : 's'} installed.`,
+  ollamaNoModels: (host: string) =>
+    `Ollama needs no API key. Its server at ${host} answers, but has no model installed; pull one first (for example: ollama pull llama2).`,
+  ollamaUnreachable: (host: string, reason: string) =>
+    `Ollama needs no API key, but its server at ${host} could not be reached: ${reason}.`,
   directCallNotAllowed: (provider: string) =>
     `Direct ${provider} API calls are not allowed. Use the provider selection instead.`,
   anthropic: {
@@ -108,10 +118,9 @@ export const planMessages = {
 
 /** People and governance in the back office: roles, suspension, sign-up by request (issue 6). */
 export const peopleMessages = {
+  nameTooLong: (max: number) => `A name is at most ${max} characters. Use a shorter one.`,
   accessRequestReceived:
     'Thank you. Your request has been received; if it is approved, an invitation link will be e-mailed to that address.',
-  accessRequestsRateLimited: (seconds: number) =>
-    `Access request rate limited. Retry after ${seconds} seconds.`,
   signUpByRequest:
     'Sign-up on this workspace is by invitation. Request access at /request-access; once approved, use the link in the invitation e-mail to sign up.',
   invitationInvalid:
@@ -129,4 +138,52 @@ export const peopleMessages = {
   accessRequestDecided: (status: string) =>
     `This request was already ${status}. Reload the page to see its current state.`,
   userAlreadyExists: 'An account with this e-mail address already exists.',
+} as const;
+
+const acceptedTypeLabels = (() => {
+  const labels = Object.values(acceptedFileTypes).map((t) => t.label);
+  return `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+})();
+
+/** Files and the storage service (issue 11). Sizes arrive already formatted ("10 MB"). */
+export const storageMessages = {
+  acceptedTypes: acceptedTypeLabels,
+  unsupportedType: (declared: string) =>
+    `Files of type ${declared === '' ? '(none given)' : declared} cannot be uploaded. Accepted types: ${acceptedTypeLabels}.`,
+  contentMismatch: (label: string) =>
+    `The file's contents are not ${label}, the type it was sent as. Check the file, or send it with its real type. Accepted types: ${acceptedTypeLabels}.`,
+  fileTooLarge: (limit: string, planName: string) =>
+    `This file is larger than ${limit}, the largest file your ${planName} plan allows. Upload a smaller file, or ask an admin for a plan with a higher limit.`,
+  quotaExceeded: (used: string, quota: string, planName: string) =>
+    `Not enough storage left: your files use ${used} of the ${quota} your ${planName} plan includes. Delete files you no longer need, or ask an admin for a plan with more storage.`,
+  emptyFile: 'The file is empty. Choose a file with content.',
+  uploadIncomplete: 'The upload was cut off before the whole file arrived. Try again.',
+  nameRequired:
+    'Name the file in the X-File-Name header (percent-encoded UTF-8, at most 255 characters).',
+  notFound: 'This file does not exist or is not yours.',
+  linkInvalid: 'This download link is not valid. Ask for a new link.',
+  linkExpired: 'This download link has expired. Ask for a new link.',
+  unavailable:
+    'File storage cannot be reached right now, so nothing was changed. Try again in a moment.',
+  conversationFilesNotDeleted:
+    "The conversation's files could not be deleted, so the conversation and its messages were kept. Try again in a moment.",
+  conversationChanged:
+    'A file was added to this conversation while it was being deleted, so it was kept. Try again.',
+  conversationNotFound: 'This conversation does not exist or is not yours.',
+} as const;
+
+/** What a chat stream says when it cannot end normally (issue 13). */
+export const chatMessages = {
+  providerStoppedResponding: (providerName: string) =>
+    `${providerName} stopped responding, so the reply was cut off. What arrived is kept; try again.`,
+  serverRestarting:
+    'Server restarting — retry in a moment. The part of the reply that arrived is kept.',
+  replyNotSaved:
+    'This reply could not be saved because the database is unavailable. Copy what you need; it will be gone after a reload.',
+} as const;
+
+/** The server itself cannot serve a request right now (issue 13). */
+export const serviceMessages = {
+  databaseUnavailable: (seconds: number) =>
+    `The database is not answering right now, so nothing was changed. Try again in ${seconds} seconds.`,
 } as const;

@@ -33,6 +33,10 @@ describe('provider catalogue', () => {
   it('falls back to the default model for an unknown model, except for openrouter', () => {
     expect(resolveModel('openai', 'gpt-2')).toBe('gpt-5-2025-08-07');
     expect(resolveModel('ollama', fallbackSelectedModel.ollama)).toBe('llama2');
+    // Ollama's list is its server's: an installed model's name:tag is taken as is.
+    expect(resolveModel('ollama', 'llama3.2:latest')).toBe('llama3.2:latest');
+    expect(resolveModel('ollama', 'library/qwen2.5-coder:7b')).toBe('library/qwen2.5-coder:7b');
+    expect(resolveModel('ollama', 'gpt-4o')).toBe('llama2');
     expect(resolveModel('mistral', ' mistral-small-latest ')).toBe('mistral-small-latest');
     expect(resolveModel('anthropic', undefined)).toBe(providers.anthropic.defaultModel);
     expect(resolveModel('openrouter', 'meta-llama/llama-3-70b')).toBe('meta-llama/llama-3-70b');

@@ -185,12 +185,19 @@ export const fallbackSelectedModel: Record<ProviderId, string> = {
   openrouter: 'openrouter/auto',
 };
 
+/**
+ * An Ollama model as its server names it (`/api/tags`): `name:tag`, e.g. `llama3.2:latest`. Ollama's
+ * list is whatever its server has installed, so such a name counts as on the list.
+ */
+const ollamaTag = /^[a-z0-9][\w./-]*:[\w.-]+$/i;
+
 /** Spec §5: a model not in the provider's list falls back to its default, except for openrouter. */
 export const resolveModel = (provider: ProviderId, model: string | null | undefined): string => {
   const entry = providers[provider];
   const wanted = model?.trim();
   if (!wanted) return entry.defaultModel;
   if (entry.dynamicModels) return wanted;
+  if (provider === 'ollama' && ollamaTag.test(wanted)) return wanted;
   return entry.models.some((m) => m.value === wanted) ? wanted : entry.defaultModel;
 };
 
@@ -206,12 +213,23 @@ export const defaultTemperature: Record<ProviderId, number> = {
   openrouter: 0.7,
 };
 
-/** Spec §9: the enabled list used when get-enabled-providers is rate limited. */
-export const fallbackEnabledProviders: ProviderId[] = [
-  'openai',
-  'anthropic',
-  'gemini',
-  'deepseek',
-  'mistral',
-  'perplexity',
-];
+export type EmbeddingModelOption = { value: string; label: string; dimensions: number };
+
+/**
+ * The providers with an embedding model, and the models Chorus offers for knowledge bases. The
+ * others (Anthropic, DeepSeek, Perplexity, OpenRouter) have none of their own.
+ */
+export const embeddingModels: Partial<Record<ProviderId, EmbeddingModelOption[]>> = {
+  openai: [
+    { value: 'text-embedding-3-small', label: 'text-embedding-3-small', dimensions: 1536 },
+    { value: 'text-embedding-3-large', label: 'text-embedding-3-large', dimensions: 3072 },
+  ],
+  gemini: [
+    { value: 'gemini-embedding-001', label: 'Gemini Embedding', dimensions: 3072 },
+    { value: 'text-embedding-004', label: 'text-embedding-004', dimensions: 768 },
+  ],
+  mistral: [{ value: 'mistral-embed', label: 'Mistral Embed', dimensions: 1024 }],
+  ollama: [{ value: 'nomic-embed-text', label: 'nomic-embed-text', dimensions: 768 }],
+};
+
+export const embeddingProviderIds = Object.keys(embeddingModels) as ProviderId[];

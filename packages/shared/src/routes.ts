@@ -46,6 +46,8 @@ export const adminRoutes = [
   '/admin/prompts',
   '/admin/analytics',
   '/admin/audit-logs',
+  '/admin/emails',
+  '/admin/jobs',
 ] as const;
 
 /** Where a guest is sent from a signed-in route. */

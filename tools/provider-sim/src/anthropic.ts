@@ -18,7 +18,17 @@ import {
   type Frame,
   type Json,
 } from './http.ts';
-import { textOf, type ChatInput, type Reply } from './script.ts';
+import {
+  pieces,
+  resultText,
+  splitToolResults,
+  textOf,
+  type ChatInput,
+  type ChatMessage,
+  type Reply,
+  type ToolCall,
+  type ToolDefinition,
+} from './script.ts';
 
 const errorTypes: Record<ErrorKind, string> = {
   'missing-key': 'authentication_error',
@@ -44,6 +54,39 @@ const errors: ErrorDialect = {
   }),
 };
 
+const blocksOf = (content: unknown, type: string) =>
+  asArray(content).flatMap((block) => {
+    const b = asRecord(block);
+    return b?.type === type ? [b] : [];
+  });
+
+/** An Anthropic message as the simulator sees it: `tool_use` and `tool_result` blocks. */
+const parseMessage = (message: unknown): ChatMessage[] => {
+  const m = asRecord(message);
+  const role = asString(m?.role) ?? '';
+  const text = textOf(m?.content);
+  const toolCalls = blocksOf(m?.content, 'tool_use').flatMap((block) => {
+    const name = asString(block.name);
+    return name
+      ? [{ id: asString(block.id), name, arguments: JSON.stringify(block.input ?? {}) }]
+      : [];
+  });
+  const toolResults = blocksOf(m?.content, 'tool_result').map((block) => ({
+    id: asString(block.tool_use_id),
+    output: Array.isArray(block.content) ? textOf(block.content) : resultText(block.content ?? ''),
+  }));
+  return splitToolResults(role, text, toolCalls, toolResults);
+};
+
+/** Custom tools (`{name, description, input_schema}`); server tools carry a versioned `type`. */
+const parseTools = (tools: unknown): ToolDefinition[] =>
+  asArray(tools).flatMap((tool) => {
+    const t = asRecord(tool);
+    const name = asString(t?.name);
+    if (!t || !name || (t.type !== undefined && t.type !== 'custom')) return [];
+    return [{ name, description: asString(t.description), parameters: t.input_schema }];
+  });
+
 const parse = (body: unknown): ChatInput | string => {
   const b = asRecord(body);
   const model = asString(b?.model);
@@ -56,12 +99,11 @@ const parse = (body: unknown): ChatInput | string => {
     stream: b.stream === true,
     includeUsage: true,
     webSearch: false,
+    tools: parseTools(b.tools),
+    toolsDisabled: asRecord(b.tool_choice)?.type === 'none',
     messages: [
       ...(system ? [{ role: 'system', text: system }] : []),
-      ...asArray(b.messages).map((m) => ({
-        role: asString(asRecord(m)?.role) ?? '',
-        text: textOf(asRecord(m)?.content),
-      })),
+      ...asArray(b.messages).flatMap(parseMessage),
     ],
   };
 };
@@ -74,13 +116,27 @@ const usage = (reply: Reply, outputTokens: number) => ({
   service_tier: 'standard',
 });
 
+const toolUseId = (call: ToolCall) => `toolu_${call.id}`;
+
+const stopReason = (reply: Reply) => (reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn');
+
+const content = (reply: Reply) =>
+  reply.toolCalls.length > 0
+    ? reply.toolCalls.map((call) => ({
+        type: 'tool_use',
+        id: toolUseId(call),
+        name: call.name,
+        input: call.input,
+      }))
+    : [{ type: 'text', text: reply.text }];
+
 const message = (reply: Reply, done: boolean) => ({
   id: `msg_${reply.id}`,
   type: 'message',
   role: 'assistant',
   model: reply.model,
-  content: done ? [{ type: 'text', text: reply.text }] : [],
-  stop_reason: done ? 'end_turn' : null,
+  content: done ? content(reply) : [],
+  stop_reason: done ? stopReason(reply) : null,
   stop_sequence: null,
   usage: usage(reply, done ? reply.completionTokens : 1),
 });
@@ -96,19 +152,35 @@ const dialect: ChatDialect = {
       event: type,
       data: { type, ...fields },
     });
+    const text = reply.toolCalls.length === 0;
     return {
       start: () => [
         event('message_start', { message: message(reply, false) }),
-        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        ...(text
+          ? [event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })]
+          : []),
         event('ping'),
       ],
       delta: (text) => [
         event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
       ],
+      toolCall: (call) => [
+        event('content_block_start', {
+          index: call.index,
+          content_block: { type: 'tool_use', id: toolUseId(call), name: call.name, input: {} },
+        }),
+        ...['', ...pieces(call.arguments)].map((partial_json) =>
+          event('content_block_delta', {
+            index: call.index,
+            delta: { type: 'input_json_delta', partial_json },
+          }),
+        ),
+        event('content_block_stop', { index: call.index }),
+      ],
       finish: () => [
-        event('content_block_stop', { index: 0 }),
+        ...(text ? [event('content_block_stop', { index: 0 })] : []),
         event('message_delta', {
-          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          delta: { stop_reason: stopReason(reply), stop_sequence: null },
           usage: { output_tokens: reply.completionTokens },
         }),
         event('message_stop'),

@@ -21,6 +21,7 @@ const chat = openAIChatDialect({
   streamUsage: 'finish-chunk',
   systemFingerprint: 'fp_sim',
   openaiFields: true,
+  toolCallContent: '',
   usageExtra: (reply) => ({
     prompt_cache_hit_tokens: 0,
     prompt_cache_miss_tokens: reply.promptTokens,

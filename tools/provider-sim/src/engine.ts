@@ -12,6 +12,8 @@ import {
   readKeyBehaviour,
   type ChatInput,
   type Reply,
+  type ToolCall,
+  type ToolDefinition,
 } from './script.ts';
 
 export type ProviderName =
@@ -34,6 +36,11 @@ export type RecordedRequest = {
   headers: Record<string, string>;
   /** Parsed JSON, the raw text when it is not JSON, or null when empty. */
   body: unknown;
+  /**
+   * The function tools a chat request offered the model, in one shape for every provider (empty
+   * when it offered none, or for Perplexity, which has no tools). Not set on other requests.
+   */
+  tools?: ToolDefinition[];
   receivedAt: string;
   status?: number;
   /** `client-disconnected` when the client went away before the answer ended. */
@@ -155,6 +162,8 @@ export const runModelList = async (
 export type ReplyStream = {
   start(): Frame[];
   delta(text: string): Frame[];
+  /** Every frame of one tool call: its start, its argument pieces and its end. */
+  toolCall(call: ToolCall): Frame[];
   finish(): Frame[];
 };
 
@@ -196,6 +205,7 @@ export const runChat = async (
     sendError(ctx, dialect.errors, 'bad-request', input);
     return;
   }
+  ctx.record.tools = input.tools;
   const badFormat = dialect.badFormat ?? BAD_FORMAT_BODY;
   if (readKeyBehaviour(key).badFormat) {
     if (!input.stream) return sendJson(ctx.res, 200, badFormat);
@@ -215,10 +225,12 @@ export const runChat = async (
 
   const reply = buildReply(input, dialect.label, ctx.record.id);
   const delayMs = directives.delayMs ?? ctx.chunkDelayMs;
+  // What a stream sends one at a time: the words of a text, or whole tool calls.
+  const units = reply.toolCalls.length > 0 ? reply.toolCalls.length : reply.chunks.length;
 
   if (!input.stream) {
     if (directives.hang) return untilAborted(ctx.signal);
-    if (!(await sleep(delayMs * (reply.chunks.length - 1), ctx.signal))) return;
+    if (!(await sleep(delayMs * (units - 1), ctx.signal))) return;
     if (directives.failAfter !== undefined) return ctx.drop();
     return sendJson(ctx.res, 200, dialect.json(reply, input));
   }
@@ -227,11 +239,13 @@ export const runChat = async (
   const frames = dialect.stream(reply, input);
   writer.open();
   writer.write(frames.start());
-  for (const [i, chunk] of reply.chunks.entries()) {
+  if (directives.hang && directives.hangAfter === 0) return untilAborted(ctx.signal);
+  for (let i = 0; i < units; i++) {
     if (i === directives.failAfter) break;
     if (i > 0 && !(await sleep(delayMs, ctx.signal))) return;
-    writer.write(frames.delta(chunk));
-    if (directives.hang) return untilAborted(ctx.signal);
+    const call = reply.toolCalls[i];
+    writer.write(call ? frames.toolCall(call) : frames.delta(reply.chunks[i] ?? ''));
+    if (directives.hang && i + 1 >= directives.hangAfter) return untilAborted(ctx.signal);
   }
   if (directives.failAfter !== undefined) {
     // Let the client read what was sent: a stream that errors drops the chunks still queued in it.

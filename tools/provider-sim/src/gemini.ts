@@ -4,6 +4,12 @@
  * `x-goog-api-key` or `?key=`. A googleSearch tool in the request adds grounding sources.
  */
 import {
+  readDimensions,
+  runEmbeddings,
+  type EmbeddingDialect,
+  type EmbeddingInput,
+} from './embeddings.ts';
+import {
   runChat,
   runModelList,
   type ChatDialect,
@@ -12,8 +18,17 @@ import {
   type Provider,
   type SimContext,
 } from './engine.ts';
-import { asArray, asRecord, headerValue, type Framing } from './http.ts';
-import { textOf, type ChatInput, type Reply } from './script.ts';
+import { asArray, asRecord, asString, headerValue, type Framing } from './http.ts';
+import {
+  resultText,
+  splitToolResults,
+  textOf,
+  type ChatInput,
+  type ChatMessage,
+  type Reply,
+  type ToolCall,
+  type ToolDefinition,
+} from './script.ts';
 
 const statuses: Record<ErrorKind, string> = {
   'missing-key': 'UNAUTHENTICATED',
@@ -69,6 +84,42 @@ const searchTools = [
 
 const routePattern = /^\/(models|tunedModels)\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
+const partsOf = (content: unknown, key: string) =>
+  asArray(asRecord(content)?.parts).flatMap((part) => {
+    const value = asRecord(asRecord(part)?.[key]);
+    return value ? [value] : [];
+  });
+
+/** A Gemini content as the simulator sees it: `functionCall` and `functionResponse` parts. */
+const parseContent = (content: unknown): ChatMessage[] => {
+  const role = asRecord(content)?.role === 'model' ? 'assistant' : 'user';
+  const text = textOf(asRecord(content)?.parts);
+  const toolCalls = partsOf(content, 'functionCall').flatMap((call) => {
+    const name = asString(call.name);
+    return name
+      ? [{ id: asString(call.id), name, arguments: JSON.stringify(call.args ?? {}) }]
+      : [];
+  });
+  const toolResults = partsOf(content, 'functionResponse').map((result) => {
+    const response = asRecord(result.response);
+    const value = response && 'content' in response ? response.content : (response ?? '');
+    return { id: asString(result.id), name: asString(result.name), output: resultText(value) };
+  });
+  return splitToolResults(role, text, toolCalls, toolResults);
+};
+
+const parseTools = (tools: unknown): ToolDefinition[] =>
+  asArray(tools).flatMap((tool) => {
+    const t = asRecord(tool);
+    return asArray(t?.functionDeclarations ?? t?.function_declarations).flatMap((declaration) => {
+      const d = asRecord(declaration);
+      const name = asString(d?.name);
+      if (!d || !name) return [];
+      const parameters = d.parametersJsonSchema ?? d.parameters;
+      return [{ name, description: asString(d.description), parameters }];
+    });
+  });
+
 const parse = (body: unknown, ctx: SimContext): ChatInput | string => {
   const b = asRecord(body);
   const [, collection, model, method] = routePattern.exec(ctx.path) ?? [];
@@ -82,12 +133,11 @@ const parse = (body: unknown, ctx: SimContext): ChatInput | string => {
     webSearch: asArray(b.tools).some((tool) =>
       searchTools.some((name) => asRecord(tool)?.[name] !== undefined),
     ),
+    tools: parseTools(b.tools),
+    toolsDisabled: asRecord(asRecord(b.toolConfig)?.functionCallingConfig)?.mode === 'NONE',
     messages: [
       ...(system ? [{ role: 'system', text: system }] : []),
-      ...asArray(b.contents).map((c) => ({
-        role: asRecord(c)?.role === 'model' ? 'assistant' : 'user',
-        text: textOf(asRecord(c)?.parts),
-      })),
+      ...asArray(b.contents).flatMap(parseContent),
     ],
   };
 };
@@ -118,6 +168,9 @@ const dialectFor = (framing: Framing): ChatDialect => {
     responseId: reply.id,
   });
   const content = (text: string) => ({ parts: [{ text }], role: 'model' });
+  const functionCall = (call: ToolCall) => ({
+    functionCall: { name: call.name, args: call.input },
+  });
   return {
     label: 'Gemini',
     errors,
@@ -129,7 +182,11 @@ const dialectFor = (framing: Framing): ChatDialect => {
       response(
         reply,
         {
-          content: content(reply.text),
+          content:
+            reply.toolCalls.length > 0
+              ? { parts: reply.toolCalls.map(functionCall), role: 'model' }
+              : content(reply.text),
+          // Gemini ends a turn of function calls with STOP too.
           finishReason: 'STOP',
           ...(input.webSearch ? { groundingMetadata: groundingMetadata(reply) } : {}),
         },
@@ -140,12 +197,22 @@ const dialectFor = (framing: Framing): ChatDialect => {
       return {
         start: () => [],
         delta: (text) => [{ data: response(reply, { content: content(text) }, ++sent) }],
+        // Gemini streams each function call whole, in a chunk of its own.
+        toolCall: (call) => [
+          {
+            data: response(
+              reply,
+              { content: { parts: [functionCall(call)], role: 'model' } },
+              reply.completionTokens,
+            ),
+          },
+        ],
         finish: () => [
           {
             data: response(
               reply,
               {
-                content: content(''),
+                ...(reply.toolCalls.length > 0 ? {} : { content: content('') }),
                 finishReason: 'STOP',
                 ...(input.webSearch ? { groundingMetadata: groundingMetadata(reply) } : {}),
               },
@@ -157,6 +224,59 @@ const dialectFor = (framing: Framing): ChatDialect => {
     },
   };
 };
+
+const embedPattern = /^\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
+
+/** One `EmbedContentRequest`: `{content: {parts: [{text}]}, outputDimensionality?}`. */
+const parseEmbedRequest = (request: unknown, where: string): EmbeddingInput | string => {
+  const r = asRecord(request);
+  const parts = asRecord(r?.content)?.parts;
+  if (!r || !Array.isArray(parts)) return `* ${where}.content: contents is not specified`;
+  const dimensions = readDimensions(r.outputDimensionality, `${where}.outputDimensionality`);
+  if (typeof dimensions === 'string') return dimensions;
+  return { text: textOf(parts), dimensions };
+};
+
+/** `:embedContent` answers `{embedding: {values}}`; `:batchEmbedContents` `{embeddings: [{values}]}`. */
+const embeddingsDialect = (batch: boolean): EmbeddingDialect => ({
+  errors,
+  defaultDimensions: 768,
+  maxInputs: batch
+    ? {
+        limit: 100,
+        body: errors.body(
+          'bad-request',
+          400,
+          '* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch',
+        ),
+      }
+    : undefined,
+  parse: (body, ctx) => {
+    const model = embedPattern.exec(ctx.path)?.[1] ?? '';
+    const b = asRecord(body);
+    if (!batch) {
+      const input = parseEmbedRequest(b, 'EmbedContentRequest');
+      return typeof input === 'string' ? input : { model, inputs: [input] };
+    }
+    if (!b || !Array.isArray(b.requests) || b.requests.length === 0) {
+      return '* BatchEmbedContentsRequest.requests: requests is not specified';
+    }
+    const inputs: EmbeddingInput[] = [];
+    for (const [i, request] of b.requests.entries()) {
+      const input = parseEmbedRequest(request, `BatchEmbedContentsRequest.requests[${i}]`);
+      if (typeof input === 'string') return input;
+      inputs.push(input);
+    }
+    return { model, inputs };
+  },
+  json: (result) =>
+    batch
+      ? { embeddings: result.embeddings.map((e) => ({ values: e.vector })) }
+      : { embedding: { values: result.embeddings[0]?.vector ?? [] } },
+});
+
+const embedContent = embeddingsDialect(false);
+const batchEmbedContents = embeddingsDialect(true);
 
 const sseDialect = dialectFor('sse');
 const arrayDialect = dialectFor('json-array');
@@ -185,6 +305,16 @@ export const gemini: Provider = {
         const sse = ctx.url.searchParams.get('alt') === 'sse';
         return runChat(ctx, streamed && !sse ? arrayDialect : sseDialect, apiKey(ctx));
       },
+    },
+    {
+      method: 'POST',
+      pattern: embedPattern,
+      handle: (ctx, match) =>
+        runEmbeddings(
+          ctx,
+          match[2] === 'batchEmbedContents' ? batchEmbedContents : embedContent,
+          apiKey(ctx),
+        ),
     },
     {
       method: 'GET',

@@ -1,4 +1,5 @@
 /** Mistral at `/mistral/v1`: OpenAI-style chat completions with usage on the last chunk. */
+import { openAIStyleEmbeddings, runEmbeddings } from './embeddings.ts';
 import { runChat, runModelList, type ErrorDialect, type Provider } from './engine.ts';
 import { bearerToken } from './http.ts';
 import { openAIChatDialect } from './openai-chat.ts';
@@ -28,7 +29,34 @@ const errors: ErrorDialect = {
         },
 };
 
-const chat = openAIChatDialect({ label: 'Mistral', errors, streamUsage: 'finish-chunk' });
+const chat = openAIChatDialect({
+  label: 'Mistral',
+  errors,
+  streamUsage: 'finish-chunk',
+  // Mistral sends each tool call whole, with a nine-character id it insists on getting back.
+  toolCallStreaming: 'whole',
+  toolCallId: (call) => call.shortId,
+  toolCallContent: '',
+});
+
+const embeddings = openAIStyleEmbeddings({
+  errors,
+  defaultDimensions: 1024,
+  maxInputs: {
+    limit: 512,
+    body: {
+      object: 'error',
+      message: 'Too many inputs in request, split into more batches.',
+      type: 'invalid_request_prompt',
+      param: null,
+      code: '3210',
+    },
+  },
+  dimensionsField: 'output_dimension',
+  invalidInput: 'input: Input should be a valid string or a list of strings',
+  extra: (result) => ({ id: `embd-${result.id}` }),
+  usageExtra: () => ({ completion_tokens: 0 }),
+});
 
 export const mistralModels = [
   'mistral-large-latest',
@@ -46,6 +74,11 @@ export const mistral: Provider = {
       method: 'POST',
       pattern: /^\/chat\/completions$/,
       handle: (ctx) => runChat(ctx, chat, bearerToken(ctx.req)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/embeddings$/,
+      handle: (ctx) => runEmbeddings(ctx, embeddings, bearerToken(ctx.req)),
     },
     {
       method: 'GET',

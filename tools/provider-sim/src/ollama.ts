@@ -4,6 +4,12 @@
  * Ollama needs no key; a Bearer key, when sent, still scripts behaviours.
  */
 import {
+  openAIStyleEmbeddings,
+  readDimensions,
+  runEmbeddings,
+  type EmbeddingDialect,
+} from './embeddings.ts';
+import {
   runChat,
   runModelList,
   type ChatDialect,
@@ -11,8 +17,13 @@ import {
   type Provider,
 } from './engine.ts';
 import { asArray, asRecord, asString, bearerToken } from './http.ts';
-import { openAIChatDialect, openAIErrors, openAIModelList } from './openai-chat.ts';
-import { textOf, type ChatInput, type Reply } from './script.ts';
+import {
+  openAIChatDialect,
+  openAIErrors,
+  openAIFunctionTools,
+  openAIModelList,
+} from './openai-chat.ts';
+import { textOf, type ChatInput, type ChatMessage, type Reply, type ToolCall } from './script.ts';
 
 const nativeErrors: ErrorDialect = {
   messages: { 'missing-key': 'unauthorized', 'invalid-key': 'unauthorized' },
@@ -28,12 +39,33 @@ const parse = (body: unknown): ChatInput | string => {
     stream: b.stream !== false,
     includeUsage: true,
     webSearch: false,
-    messages: asArray(b.messages).map((m) => ({
-      role: asString(asRecord(m)?.role) ?? '',
-      text: textOf(asRecord(m)?.content),
-    })),
+    tools: openAIFunctionTools(b.tools),
+    messages: asArray(b.messages).map(parseMessage),
   };
 };
+
+/** Ollama's messages: `tool_calls` with object arguments; results as `role: 'tool'` with `tool_name`. */
+const parseMessage = (message: unknown): ChatMessage => {
+  const m = asRecord(message);
+  const role = asString(m?.role) ?? '';
+  const text = textOf(m?.content);
+  if (role === 'tool') {
+    const name = asString(m?.tool_name) ?? asString(m?.name);
+    return { role, text, toolResults: [{ id: asString(m?.tool_call_id), name, output: text }] };
+  }
+  const toolCalls = asArray(m?.tool_calls).flatMap((call) => {
+    const fn = asRecord(asRecord(call)?.function);
+    const name = asString(fn?.name);
+    if (!name) return [];
+    return [{ id: asString(asRecord(call)?.id), name, arguments: JSON.stringify(fn?.arguments) }];
+  });
+  return { role, text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+};
+
+const nativeToolCall = (call: ToolCall) => ({
+  id: `call_${call.shortId}`,
+  function: { index: call.index, name: call.name, arguments: call.input },
+});
 
 const NS_PER_TOKEN = 20_000_000;
 
@@ -57,7 +89,11 @@ const native: ChatDialect = {
   json: (reply) => ({
     model: reply.model,
     created_at: new Date().toISOString(),
-    message: { role: 'assistant', content: reply.text },
+    message: {
+      role: 'assistant',
+      content: reply.text,
+      ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map(nativeToolCall) } : {}),
+    },
     ...doneFields(reply),
   }),
   stream: (reply) => {
@@ -69,6 +105,18 @@ const native: ChatDialect = {
     return {
       start: () => [],
       delta: (text) => [{ data: { ...line(text), done: false } }],
+      toolCall: (call) => {
+        const { message, ...rest } = line('');
+        return [
+          {
+            data: {
+              ...rest,
+              message: { ...message, tool_calls: [nativeToolCall(call)] },
+              done: false,
+            },
+          },
+        ];
+      },
       finish: () => [{ data: { ...line(''), ...doneFields(reply) } }],
     };
   },
@@ -85,6 +133,46 @@ const compatible = openAIChatDialect({
   keyOptional: true,
   streamUsage: 'if-requested',
   systemFingerprint: 'fp_ollama',
+  toolCallStreaming: 'whole',
+  toolCallId: (call) => `call_${call.shortId}`,
+  toolCallContent: '',
+});
+
+const NS_PER_INPUT_TOKEN = 1_000_000;
+
+/** `POST /api/embed`: `input` a string or a list; vectors under `embeddings`. */
+const nativeEmbeddings: EmbeddingDialect = {
+  errors: nativeErrors,
+  keyOptional: true,
+  defaultDimensions: 768,
+  parse: (body) => {
+    const b = asRecord(body);
+    const model = asString(b?.model);
+    if (!b || !model) return 'model is required';
+    const dimensions = readDimensions(b.dimensions, 'dimensions');
+    if (typeof dimensions === 'string') return dimensions;
+    const input = b.input ?? [];
+    const texts = typeof input === 'string' ? [input] : input;
+    if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string')) {
+      return 'invalid input type';
+    }
+    return { model, inputs: texts.map((text: string) => ({ text, dimensions })) };
+  },
+  json: (result) => ({
+    model: result.model,
+    embeddings: result.embeddings.map((e) => e.vector),
+    total_duration: result.tokens * NS_PER_INPUT_TOKEN + 5_000_000,
+    load_duration: 5_000_000,
+    prompt_eval_count: result.tokens,
+  }),
+};
+
+const compatibleEmbeddings = openAIStyleEmbeddings({
+  errors: openAIErrorsForOllama,
+  keyOptional: true,
+  defaultDimensions: 768,
+  dimensionsField: 'dimensions',
+  invalidInput: 'invalid input type',
 });
 
 /** The spec's local models. */
@@ -115,6 +203,16 @@ export const ollama: Provider = {
       method: 'POST',
       pattern: /^\/api\/chat$/,
       handle: (ctx) => runChat(ctx, native, bearerToken(ctx.req)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/embed$/,
+      handle: (ctx) => runEmbeddings(ctx, nativeEmbeddings, bearerToken(ctx.req)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/embeddings$/,
+      handle: (ctx) => runEmbeddings(ctx, compatibleEmbeddings, bearerToken(ctx.req)),
     },
     {
       method: 'GET',

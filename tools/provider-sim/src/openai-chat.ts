@@ -4,7 +4,15 @@
  */
 import type { ChatDialect, ErrorDialect } from './engine.ts';
 import { asArray, asRecord, asString, type Frame, type Json } from './http.ts';
-import { textOf, type ChatInput, type Reply } from './script.ts';
+import {
+  pieces,
+  textOf,
+  type ChatInput,
+  type ChatMessage,
+  type Reply,
+  type ToolCall,
+  type ToolDefinition,
+} from './script.ts';
 
 export type OpenAIChatFlavour = {
   label: string;
@@ -26,11 +34,54 @@ export type OpenAIChatFlavour = {
   /** SSE comments sent before the first chunk (OpenRouter's keep-alive). */
   preamble?: string;
   usageExtra?(reply: Reply): Json;
+  /** The API has no tools and ignores a `tools` field (Perplexity). */
+  noTools?: boolean;
+  /**
+   * How a stream sends a tool call: `pieces` — a first delta with id and name, then the arguments
+   * in pieces (OpenAI, DeepSeek, OpenRouter); `whole` — one delta with everything (Mistral, Ollama).
+   */
+  toolCallStreaming?: 'pieces' | 'whole';
+  /** The id of a tool call; OpenAI's `call_…` unless set. */
+  toolCallId?(call: ToolCall): string;
+  /** `content` of an assistant message that calls tools: OpenAI sends null, others "". */
+  toolCallContent?: null | '';
   /** Fields added at the top level of the JSON answer and of every stream chunk. */
   topLevel?(reply: Reply): Json;
 };
 
-export const parseOpenAIChat = (body: unknown): ChatInput | string => {
+/** The function tools of an OpenAI-style `tools` field: `[{type:'function', function:{…}}]`. */
+export const openAIFunctionTools = (tools: unknown): ToolDefinition[] =>
+  asArray(tools).flatMap((tool) => {
+    const t = asRecord(tool);
+    const fn = asRecord(t?.function);
+    const name = asString(fn?.name);
+    if (t?.type !== 'function' || !fn || !name) return [];
+    return [{ name, description: asString(fn.description), parameters: fn.parameters }];
+  });
+
+/** An OpenAI-style message: `tool_calls` on assistant messages, `role: 'tool'` for results. */
+const parseMessage = (message: unknown): ChatMessage => {
+  const m = asRecord(message);
+  const role = asString(m?.role) ?? '';
+  const text = textOf(m?.content);
+  if (role === 'tool') {
+    return {
+      role,
+      text,
+      toolResults: [{ id: asString(m?.tool_call_id), name: asString(m?.name), output: text }],
+    };
+  }
+  const toolCalls = asArray(m?.tool_calls).flatMap((call) => {
+    const c = asRecord(call);
+    const fn = asRecord(c?.function);
+    const name = asString(fn?.name);
+    if (!name) return [];
+    return [{ id: asString(c?.id), name, arguments: asString(fn?.arguments) }];
+  });
+  return { role, text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+};
+
+export const parseOpenAIChat = (body: unknown, noTools = false): ChatInput | string => {
   const b = asRecord(body);
   const model = asString(b?.model);
   if (!b || !model) return 'you must provide a model parameter';
@@ -42,10 +93,9 @@ export const parseOpenAIChat = (body: unknown): ChatInput | string => {
     stream: b.stream === true,
     includeUsage: asRecord(b.stream_options)?.include_usage === true,
     webSearch: false,
-    messages: asArray(b.messages).map((m) => ({
-      role: asString(asRecord(m)?.role) ?? '',
-      text: textOf(asRecord(m)?.content),
-    })),
+    tools: noTools ? [] : openAIFunctionTools(b.tools),
+    toolsDisabled: b.tool_choice === 'none',
+    messages: asArray(b.messages).map(parseMessage),
   };
 };
 
@@ -64,6 +114,10 @@ export const openAIChatDialect = (flavour: OpenAIChatFlavour): ChatDialect => {
     ...(flavour.systemFingerprint ? { system_fingerprint: flavour.systemFingerprint } : {}),
     ...flavour.topLevel?.(reply),
   });
+  const callId = (call: ToolCall) => flavour.toolCallId?.(call) ?? `call_${call.id}`;
+  const toolCallContent = flavour.toolCallContent === undefined ? null : flavour.toolCallContent;
+  const calls = (reply: Reply) => reply.toolCalls.length > 0;
+  const finishReason = (reply: Reply) => (calls(reply) ? 'tool_calls' : 'stop');
 
   return {
     label: flavour.label,
@@ -71,7 +125,7 @@ export const openAIChatDialect = (flavour: OpenAIChatFlavour): ChatDialect => {
     framing: 'sse',
     keyOptional: flavour.keyOptional,
     alternatingError: flavour.alternatingError,
-    parse: parseOpenAIChat,
+    parse: (body) => parseOpenAIChat(body, flavour.noTools),
 
     json: (reply) => ({
       ...header(reply, 'chat.completion'),
@@ -80,11 +134,20 @@ export const openAIChatDialect = (flavour: OpenAIChatFlavour): ChatDialect => {
           index: 0,
           message: {
             role: 'assistant',
-            content: reply.text,
+            content: calls(reply) ? toolCallContent : reply.text,
+            ...(calls(reply)
+              ? {
+                  tool_calls: reply.toolCalls.map((call) => ({
+                    id: callId(call),
+                    type: 'function',
+                    function: { name: call.name, arguments: call.arguments },
+                  })),
+                }
+              : {}),
             ...(flavour.openaiFields ? { refusal: null, annotations: [] } : {}),
           },
           ...(flavour.openaiFields ? { logprobs: null } : {}),
-          finish_reason: 'stop',
+          finish_reason: finishReason(reply),
         },
       ],
       usage: usageOf(reply),
@@ -117,17 +180,33 @@ export const openAIChatDialect = (flavour: OpenAIChatFlavour): ChatDialect => {
           chunk(
             {
               role: 'assistant',
-              content: '',
+              content: calls(reply) ? toolCallContent : '',
               ...(flavour.openaiFields ? { refusal: null } : {}),
             },
             null,
           ),
         ],
         delta: (text) => [chunk({ content: text }, null)],
+        toolCall: (call) => {
+          const head = { index: call.index, id: callId(call), type: 'function' };
+          if (flavour.toolCallStreaming === 'whole') {
+            const fn = { name: call.name, arguments: call.arguments };
+            return [chunk({ tool_calls: [{ ...head, function: fn }] }, null)];
+          }
+          return [
+            chunk(
+              { tool_calls: [{ ...head, function: { name: call.name, arguments: '' } }] },
+              null,
+            ),
+            ...pieces(call.arguments).map((part) =>
+              chunk({ tool_calls: [{ index: call.index, function: { arguments: part } }] }, null),
+            ),
+          ];
+        },
         finish: () => [
           flavour.streamUsage === 'finish-chunk'
-            ? chunk({ content: '' }, 'stop', { usage: usageOf(reply) })
-            : chunk({}, 'stop'),
+            ? chunk({ content: '' }, finishReason(reply), { usage: usageOf(reply) })
+            : chunk({}, finishReason(reply)),
           ...(ownUsageChunk ? [usageChunk] : []),
           ...(flavour.doneSentinel === false ? [] : [{ done: true } as const]),
         ],

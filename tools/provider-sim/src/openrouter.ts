@@ -1,4 +1,5 @@
 /** OpenRouter at `/openrouter/api/v1`: OpenAI-style chat completions and its own model list shape. */
+import { openAIStyleEmbeddings, runEmbeddings } from './embeddings.ts';
 import {
   passKeyChecks,
   runChat,
@@ -30,6 +31,15 @@ const chat = openAIChatDialect({
     cost: 0,
   }),
   topLevel: () => ({ provider: 'Simulator' }),
+});
+
+const embeddings = openAIStyleEmbeddings({
+  errors,
+  defaultDimensions: 1536,
+  dimensionsField: 'dimensions',
+  invalidInput: 'Input must be a string or an array of strings.',
+  extra: (result) => ({ id: `gen-emb-${result.id}`, provider: 'Simulator' }),
+  usageExtra: () => ({ cost: 0 }),
 });
 
 export const openRouterModels = [
@@ -72,6 +82,11 @@ export const openrouter: Provider = {
       method: 'POST',
       pattern: /^\/chat\/completions$/,
       handle: (ctx) => runChat(ctx, chat, bearerToken(ctx.req)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/embeddings$/,
+      handle: (ctx) => runEmbeddings(ctx, embeddings, bearerToken(ctx.req)),
     },
     {
       method: 'GET',

@@ -46,6 +46,7 @@ const chat = openAIChatDialect({
   alternatingError: perplexityAlternatingError,
   streamUsage: 'finish-chunk',
   doneSentinel: false,
+  noTools: true,
   usageExtra: () => ({
     search_context_size: 'low',
     citation_tokens: 0,

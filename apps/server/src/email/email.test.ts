@@ -55,8 +55,11 @@ describe('e-mail templates through a real SMTP server', () => {
     expectFooter(mail);
     expect(mail.text?.toLowerCase()).toContain('welcome to chorus, ann welcome!');
     const links = hrefs(mail);
-    const unsubscribe = `${TEST_APP_URL}${unsubscribePath('welcome-ann@example.com')}`;
-    expect(unsubscribe).toBe(`${TEST_APP_URL}/unsubscribe?email=welcome-ann%40example.com`);
+    const token = emailIdentity(t.config).unsubscribeToken('welcome-ann@example.com');
+    const unsubscribe = `${TEST_APP_URL}${unsubscribePath('welcome-ann@example.com', token)}`;
+    expect(unsubscribe).toBe(
+      `${TEST_APP_URL}/unsubscribe?email=welcome-ann%40example.com&token=${encodeURIComponent(token)}`,
+    );
     for (const path of welcomeLinkPaths) {
       expect(links).toContain(`${TEST_APP_URL}${path}`);
       expect(mail.text).toContain(`${TEST_APP_URL}${path}`);
@@ -127,7 +130,8 @@ describe('e-mail templates through a real SMTP server', () => {
       expect(received.text).toContain(line);
       expect(hrefs(received)).toContain(`${TEST_APP_URL}${path}`);
       expect(received.text).toContain(`${TEST_APP_URL}${path}`);
-      expect(hrefs(received)).toContain(`${TEST_APP_URL}${unsubscribePath(to)}`);
+      const token = emailIdentity(t.config).unsubscribeToken(to);
+      expect(hrefs(received)).toContain(`${TEST_APP_URL}${unsubscribePath(to, token)}`);
     },
   );
 

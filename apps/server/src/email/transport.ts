@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Db } from '../db/client.ts';
-import { emailOutbox } from '../db/schema.ts';
+import { emailOutbox } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
-import { unsubscribedAmong } from './unsubscribes.ts';
+import { unsubscribedAmong } from '../db/repositories/unsubscribes.ts';
 
 export type OutgoingEmail = {
   to: string[];
@@ -15,7 +16,35 @@ export type OutgoingEmail = {
   template?: string;
   /** Welcome and notification mail: not sent to addresses that unsubscribed. */
   respectsUnsubscribe?: boolean;
+  /**
+   * Values only the recipient may see (the token of a reset, invitation or unsubscribe link).
+   * The outbox shows the mail with them hidden, whoever reads it; the mail as sent is sealed.
+   */
+  secrets?: string[];
 };
+
+/** What stands in for a hidden value in the back office's copy of a mail. */
+export const HIDDEN = '[hidden]';
+
+/** A sealed body that has been sent and erased: the mail cannot be sent again from the outbox. */
+const ERASED = '';
+
+const htmlEscaped = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`).replace(/&#38;/g, '&amp;');
+
+/** The mail with every secret hidden, as written, URL-encoded or HTML-escaped. */
+export const redactSecrets = (content: string, secrets: string[]): string => {
+  let out = content;
+  for (const secret of secrets) {
+    if (secret.length < 8) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret), htmlEscaped(secret)])) {
+      out = out.split(form).join(HIDDEN);
+    }
+  }
+  return out;
+};
+
+type Body = { html: string; text: string | null };
 
 /** Templates people can opt out of (`/unsubscribe`); password resets are not among them. */
 export const optOutTemplates = new Set(['welcome', 'test_run', 'run_started', 'run_completed']);
@@ -42,8 +71,13 @@ export type Mailer = {
   send(mail: OutgoingEmail): Promise<SendResult>;
   /** One more attempt at a pending row (the retry job); rows in another state are left alone. */
   retry(outboxId: string): Promise<OutboxStatus | null>;
-  /** An admin's resend: one attempt now, whatever the row's state; the outcome is final. */
-  resend(outboxId: string): Promise<OutboxStatus | null>;
+  /**
+   * An admin's resend: one attempt now, whatever the row's state; the outcome is final.
+   * `erased`: the mail held a one-time link and was sent already, so it is not kept to resend.
+   */
+  resend(outboxId: string): Promise<OutboxStatus | 'erased' | null>;
+  /** The mail as its recipient gets it (tests read links from it as a person would). */
+  delivered(row: OutboxRow): Body;
   /**
    * Builds and sends a mail beside the caller's work (the welcome mail after a sign-up): never
    * awaited by the caller, failures are logged.
@@ -56,7 +90,7 @@ export type Mailer = {
   close(): void;
 };
 
-type OutboxRow = typeof emailOutbox.$inferSelect;
+export type OutboxRow = typeof emailOutbox.$inferSelect;
 
 export const unsubscribedReason = (addresses: string[]) =>
   `Not sent: ${addresses.join(', ')} unsubscribed`;
@@ -71,11 +105,14 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export const createMailer = (opts: {
   db: Db;
+  box: SecretBox;
   smtpUrl: string | undefined;
   defaultFrom: string;
   log: Logger;
 }): Mailer => {
-  const { db, log } = opts;
+  const { db, log, box } = opts;
+  const delivered = (row: OutboxRow): Body =>
+    row.sealed_body ? (JSON.parse(box.open(row.sealed_body)) as Body) : row;
   const transport = opts.smtpUrl
     ? nodemailer.createTransport({
         url: opts.smtpUrl,
@@ -94,21 +131,25 @@ export const createMailer = (opts: {
   const attempt = async (row: OutboxRow, retryOnFailure: boolean): Promise<OutboxStatus> => {
     if (!transport) return row.status;
     try {
+      const body = delivered(row);
       await transport.sendMail({
         from: row.from,
         to: row.to,
         replyTo: row.reply_to ?? undefined,
         subject: row.subject,
-        html: row.html,
-        text: row.text ?? undefined,
+        html: body.html,
+        text: body.text ?? undefined,
       });
       await db
         .update(emailOutbox)
         .set({
           status: 'sent',
           sent_at: new Date(),
+          updated_at: new Date(),
           last_error: null,
           attempts: sql`${emailOutbox.attempts} + 1`,
+          // Delivered: the one-time link need not wait in the database any longer.
+          ...(row.sealed_body ? { sealed_body: ERASED } : {}),
         })
         .where(eq(emailOutbox.id, row.id));
       return 'sent';
@@ -122,6 +163,7 @@ export const createMailer = (opts: {
         .set({
           status: mayRetry ? 'pending' : 'failed',
           last_error: reason,
+          updated_at: new Date(),
           attempts: sql`${emailOutbox.attempts} + 1`,
         })
         .where(eq(emailOutbox.id, row.id));
@@ -154,6 +196,7 @@ export const createMailer = (opts: {
       }
       // A mail nobody may receive is still written down, so admins see why it did not go.
       const allSkipped = to.length === 0;
+      const secrets = mail.secrets ?? [];
       const [row] = await db
         .insert(emailOutbox)
         .values({
@@ -161,8 +204,12 @@ export const createMailer = (opts: {
           from,
           reply_to: mail.replyTo ?? null,
           subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
+          html: redactSecrets(mail.html, secrets),
+          text: redactSecrets(mail.text, secrets),
+          sealed_body:
+            secrets.length > 0
+              ? box.seal(JSON.stringify({ html: mail.html, text: mail.text }))
+              : null,
           template: mail.template ?? null,
           ...(allSkipped && { status: 'failed' as const, last_error: unsubscribedReason(skipped) }),
         })
@@ -191,6 +238,7 @@ export const createMailer = (opts: {
     async resend(outboxId) {
       const row = await load(outboxId);
       if (!row) return null;
+      if (row.sealed_body === ERASED) return 'erased';
       if (!transport) {
         await db.update(emailOutbox).set({ status: 'pending' }).where(eq(emailOutbox.id, row.id));
         return 'pending';
@@ -216,6 +264,7 @@ export const createMailer = (opts: {
     close() {
       transport?.close();
     },
+    delivered,
   };
   return mailer;
 };

@@ -1,9 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailOutbox } from '../db/schema.ts';
+import { emailOutbox } from '../db/schema/index.ts';
 import { eventually, startSmtpSink, type SmtpSink } from '../email/testing/smtp-sink.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { defaultEmailRetryPolicy, retryDelayMs } from './email-retry.ts';
+import {
+  defaultEmailRetryPolicy,
+  EMAIL_RETRY_JOB,
+  emailOutboxSweepJob,
+  retryDelayMs,
+} from './email-retry.ts';
 
 const SUPPORT = 'retry-desk@chorus.test';
 const message = { name: 'Fay', email: 'fay@example.com', message: 'Hello?' };
@@ -67,5 +72,41 @@ describe('e-mail retries through the job queue', () => {
     } finally {
       sink.rejectAll(false);
     }
+  });
+
+  it('sends a mail a stop left pending, and leaves one whose retry is queued to its job', async () => {
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    const pendingMail = (to: string) =>
+      t.db
+        .insert(emailOutbox)
+        .values({
+          to: [to],
+          from: 'Chorus <no-reply@chorus.test>',
+          subject: `For ${to}`,
+          html: '<p>Hello</p>',
+          text: 'Hello',
+          template: 'welcome',
+          updated_at: tenMinutesAgo,
+        })
+        .returning()
+        .then((rows) => rows[0]!);
+    // Written to the outbox, then the process stopped before its first attempt finished.
+    const cutOff = await pendingMail('cut-off@example.com');
+    // Failed once, its retry waiting in the queue for later.
+    const waiting = await pendingMail('waiting@example.com');
+    await t.deps.jobs.send(
+      EMAIL_RETRY_JOB,
+      { outboxId: waiting.id },
+      { startAfter: new Date(Date.now() + 3_600_000) },
+    );
+
+    await emailOutboxSweepJob.run({}, t.deps);
+
+    expect(await rowOf(cutOff.id)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(sink.to('cut-off@example.com').map((r) => r.mail.subject)).toEqual([
+      'For cut-off@example.com',
+    ]);
+    expect(await rowOf(waiting.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(sink.to('waiting@example.com')).toEqual([]);
   });
 });

@@ -1,24 +1,54 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PgBoss, fromPglite, type Db as IDatabase } from 'pg-boss';
+import type { FailedJob, JobQueueSummary } from '@chorus/shared/api/jobs';
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 
-export type JobHandler<T> = (data: T) => Promise<void>;
-
 /**
- * Background work on the application's own database (ARCHITECTURE §6, ADR 010): jobs survive
- * restarts and spread across server instances. Features register a handler per job name and
- * send jobs to it.
+ * One kind of background work (ARCHITECTURE §6, §11). `C` is what a run is handed (the server's
+ * Deps); the queue itself knows nothing of it, so this module stays below the HTTP layer.
  */
-export type JobQueue = {
-  /** Creates the queue (once) and starts working it. */
-  register<T extends object>(name: string, handler: JobHandler<T>): Promise<void>;
-  send<T extends object>(
-    name: string,
-    data: T,
-    opts?: { startAfter?: Date },
-  ): Promise<string | null>;
+export type JobDefinition<C> = {
+  /** The queue's name; also the name of its cron schedule. */
+  name: string;
+  /** What the back office calls it. */
+  title: string;
+  /** Recurring work: a cron expression evaluated in UTC (five fields, or six with seconds). */
+  cron?: string;
+  /** pg-boss retries a run that threw, `limit` times, waiting `delaySeconds` (doubling). */
+  retry?: { limit: number; delaySeconds: number };
+  /** A run still going after this long counts as failed (and is retried). */
+  expireInSeconds?: number;
+  run(data: object, ctx: C): Promise<void>;
+  /** Called once the queue runs: hooks another part of the server up to it (mail retries). */
+  attach?(queue: JobSender, ctx: C): void;
+};
+
+/** A typed job: `run` gets its own data shape; the list holds them side by side. */
+export const defineJob = <C, T extends object>(
+  job: Omit<JobDefinition<C>, 'run'> & { run(data: T, ctx: C): Promise<void> },
+): JobDefinition<C> => ({ ...job, run: (data, ctx) => job.run(data as T, ctx) });
+
+export type SendOptions = {
+  startAfter?: Date;
+  /** At most one queued job per key: a second send with the same key is dropped. */
+  singletonKey?: string;
+};
+
+export type JobSender = {
+  send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
+};
+
+export type JobQueue = JobSender & {
+  /** Creates every queue, stores every cron schedule (dropping ones no longer listed), works them. */
+  start<C>(definitions: readonly JobDefinition<C>[], ctx: C): Promise<void>;
+  readonly running: boolean;
+  summaries(): Promise<JobQueueSummary[]>;
+  failedJobs(name: string, limit: number): Promise<FailedJob[]>;
+  /** Runs a failed job again; false when there is no such failed job. */
+  retry(name: string, id: string): Promise<boolean>;
+  /** Lets running jobs finish (bounded), then stops working; the database stays open. */
   stop(): Promise<void>;
 };
 
@@ -34,40 +64,169 @@ const bossDatabase = (database: Database): IDatabase => {
   };
 };
 
-export const startJobQueue = async (opts: {
+/** What a failed run's output holds: pg-boss stores the thrown error, serialised. */
+const errorText = (output: unknown) => {
+  const message =
+    output && typeof output === 'object' && 'message' in output
+      ? String((output as { message: unknown }).message)
+      : output == null
+        ? 'No error was recorded.'
+        : JSON.stringify(output);
+  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
+};
+
+const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+
+/**
+ * Background work on the application's own database (ADR 010, 014): jobs survive restarts and
+ * spread across instances, and cron schedules live in the database, so each occurrence runs once
+ * whatever the number of instances. Nothing touches the database until `start`.
+ */
+export const createJobQueue = (opts: {
   database: Database;
   log: Logger;
   /** How often idle workers look for due jobs; tests use pg-boss's minimum, 0.5. */
   pollingIntervalSeconds?: number;
-}): Promise<JobQueue> => {
-  const { log } = opts;
-  const boss = new PgBoss({
-    db: bossDatabase(opts.database),
-    ...(opts.database.driver === 'pglite' && { backend: 'pglite' as const }),
-    schedule: false,
-  });
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
-  const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
-  let stopped = false;
-  return {
-    async register(name, handler) {
-      await boss.createQueue(name);
-      await boss.work<Parameters<typeof handler>[0]>(
-        name,
-        { pollingIntervalSeconds },
-        async (jobs) => {
-          for (const job of jobs) await handler(job.data);
-        },
-      );
+  /** How often due cron occurrences are looked for; tests use 1 to see per-second schedules. */
+  cronIntervalSeconds?: number;
+}): JobQueue => {
+  const { database, log } = opts;
+  let boss: PgBoss | undefined;
+  let listed: { name: string; title: string; cron: string | null }[] = [];
+  let stopping: Promise<void> | undefined;
+
+  const started = () => {
+    if (!boss || stopping) throw new Error('The job queue is not running.');
+    return boss;
+  };
+  const query = async <T>(text: string, values: unknown[]) =>
+    (await started().getDb().executeSql(text, values)).rows as T[];
+
+  const queue: JobQueue = {
+    get running() {
+      return boss !== undefined && !stopping;
     },
-    send: (name, data, sendOpts) =>
-      boss.send(name, data, sendOpts?.startAfter ? { startAfter: sendOpts.startAfter } : {}),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      // Lets running jobs finish (bounded), then closes without touching our database handle.
-      await boss.stop({ graceful: true, timeout: 5_000, close: false });
+
+    async start(definitions, ctx) {
+      if (boss) throw new Error('The job queue is already running.');
+      const instance = new PgBoss({
+        db: bossDatabase(database),
+        ...(database.driver === 'pglite' && { backend: 'pglite' as const }),
+        schedule: true,
+        ...(opts.cronIntervalSeconds && {
+          cronMonitorIntervalSeconds: opts.cronIntervalSeconds,
+          cronWorkerIntervalSeconds: opts.cronIntervalSeconds,
+        }),
+      });
+      instance.on('error', (error) => log.error({ err: error }, 'job queue error'));
+      await instance.start();
+      boss = instance;
+      const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
+      for (const job of definitions) {
+        const options = {
+          retryLimit: job.retry?.limit ?? 0,
+          retryDelay: job.retry?.delaySeconds ?? 0,
+          retryBackoff: (job.retry?.delaySeconds ?? 0) > 0,
+          ...(job.expireInSeconds && { expireInSeconds: job.expireInSeconds }),
+        };
+        // Created once; later starts bring an existing queue's options up to date.
+        await instance.createQueue(job.name, options);
+        await instance.updateQueue(job.name, options);
+        await instance.work<object>(job.name, { pollingIntervalSeconds }, async (jobs) => {
+          for (const one of jobs) {
+            try {
+              await job.run(one.data ?? {}, ctx);
+            } catch (error) {
+              log.warn({ err: error, job: job.name, id: one.id }, 'job failed');
+              throw error;
+            }
+          }
+        });
+        // Upserted by name: every instance stores the same schedule, and it fires once.
+        if (job.cron) await instance.schedule(job.name, job.cron, null, { tz: 'UTC' });
+      }
+      const names = new Set(definitions.map((d) => d.name));
+      for (const schedule of await instance.getSchedules()) {
+        if (!names.has(schedule.name)) await instance.unschedule(schedule.name, schedule.key);
+      }
+      listed = definitions.map((d) => ({ name: d.name, title: d.title, cron: d.cron ?? null }));
+      for (const job of definitions) job.attach?.(queue, ctx);
+    },
+
+    send: (name, data, sendOpts = {}) =>
+      started().send(name, data, {
+        ...(sendOpts.startAfter && { startAfter: sendOpts.startAfter }),
+        ...(sendOpts.singletonKey && { singletonKey: sendOpts.singletonKey }),
+      }),
+
+    async summaries() {
+      const instance = started();
+      type Row = Omit<JobQueueSummary, 'title' | 'cron' | 'next_run_at'>;
+      // One pass over pg-boss's job table (its parent table spans every queue's partition).
+      const rows = await query<Row>(
+        `select name,
+           count(*) filter (where state in ('created', 'retry') and start_after <= now())::int as ready,
+           count(*) filter (where state in ('created', 'retry') and start_after > now())::int as deferred,
+           count(*) filter (where state = 'active')::int as active,
+           count(*) filter (where state = 'failed')::int as failed,
+           count(*) filter (where state = 'completed')::int as completed,
+           max(completed_on) filter (where state = 'completed') as last_completed_at
+         from pgboss.job where name = any($1::text[]) group by name`,
+        [listed.map((q) => q.name)],
+      );
+      const byName = new Map(rows.map((r) => [r.name, r]));
+      return listed.map((q) => {
+        const row = byName.get(q.name);
+        const next = q.cron ? instance.previewSchedule(q.cron, { tz: 'UTC', count: 1 })[0] : null;
+        return {
+          ...q,
+          ready: Number(row?.ready ?? 0),
+          deferred: Number(row?.deferred ?? 0),
+          active: Number(row?.active ?? 0),
+          failed: Number(row?.failed ?? 0),
+          completed: Number(row?.completed ?? 0),
+          last_completed_at: iso(row?.last_completed_at),
+          next_run_at: next ? next.toISOString() : null,
+        };
+      });
+    },
+
+    async failedJobs(name, limit) {
+      type Row = {
+        id: string;
+        created_on: string;
+        completed_on: string | null;
+        retry_count: number;
+        output: unknown;
+      };
+      const rows = await query<Row>(
+        `select id, created_on, completed_on, retry_count, output from pgboss.job
+         where name = $1 and state = 'failed'
+         order by completed_on desc nulls last, id limit $2`,
+        [name, limit],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        created_at: iso(r.created_on)!,
+        failed_at: iso(r.completed_on),
+        retry_count: Number(r.retry_count),
+        error: errorText(r.output),
+      }));
+    },
+
+    async retry(name, id) {
+      // pg-boss answers { requested, affected } here, though its type declares no fields.
+      const answer = (await started().retry(name, id)) as { affected?: number };
+      return (answer.affected ?? 0) > 0;
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        // Lets running jobs finish (bounded), then closes without touching our database handle.
+        await boss?.stop({ graceful: true, timeout: 5_000, close: false });
+      })();
+      return stopping;
     },
   };
+  return queue;
 };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '@chorus/shared/api/conversations';
 import type { AdminPricingPlan } from '@chorus/shared/api/plans';
 import { planMessages } from '@chorus/shared/messages';
-import { profiles, promptUsage, usageEvents } from '../db/schema.ts';
+import { profiles, promptUsage, usageEvents } from '../db/schema/index.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../test/harness.ts';
 import { utcDate } from './quota.ts';
 
@@ -160,7 +160,7 @@ describe('daily prompt quota', () => {
     const rows = (await user.events()).sort(
       (a, b) => a.created_at.getTime() - b.created_at.getTime(),
     );
-    expect(rows.map((r) => [r.kind, r.provider, r.model, r.status])).toEqual([
+    expect(rows.map((r) => [r.source, r.provider, r.model, r.status])).toEqual([
       ['chat', 'openai', 'gpt-5-2025-08-07', 'ok'],
       ['proxy', 'openai', 'gpt-5-2025-08-07', 'ok'],
       ['proxy', 'openai', 'gpt-5-2025-08-07', 'error'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields } from './paging.ts';
 
 export const accessRequestStatuses = ['pending', 'approved', 'declined', 'used'] as const;
 export type AccessRequestStatus = (typeof accessRequestStatuses)[number];
@@ -31,8 +32,7 @@ export type AccessRequest = z.infer<typeof accessRequestSchema>;
 
 export const accessRequestsQuerySchema = z.object({
   status: z.enum(accessRequestStatuses).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  ...pageQueryFields,
 });
 
 export const accessRequestsResponseSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles } from '../roles.ts';
+import { pageQueryFields } from './paging.ts';
 
 export const userStatisticsRowSchema = z.object({
   user_id: z.string(),
@@ -12,8 +13,10 @@ export const userStatisticsRowSchema = z.object({
   plan_name: z.string(),
   suspended_at: z.string().nullable(),
   registration_date: z.string(),
+  /** Last message sent or AI call made (`activityDefinitions.active`); null if never. */
   last_active: z.string().nullable(),
   conversation_count: z.number().int(),
+  /** Messages the user sent (`activityDefinitions.message`). */
   message_count: z.number().int(),
 });
 export type UserStatisticsRow = z.infer<typeof userStatisticsRowSchema>;
@@ -22,8 +25,7 @@ export type UserStatisticsRow = z.infer<typeof userStatisticsRowSchema>;
 export const adminUsersRoleFilter = [...roles, 'staff'] as const;
 
 export const adminUsersQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  ...pageQueryFields,
   search: z.string().trim().max(200).optional(),
   role: z.enum(adminUsersRoleFilter).optional(),
 });
@@ -59,7 +61,7 @@ export const adminOverviewSchema = z.object({
   active_today: z.number().int(),
   messages_today: z.number().int(),
   errors_today: z.number().int(),
-  /** client_errors reported today and assistant messages that ended in an error today. */
+  /** client_errors reported today and failed replies today (`activityDefinitions.failedReply`). */
   errors_breakdown: z.object({
     client_errors: z.number().int(),
     failed_replies: z.number().int(),

@@ -11,12 +11,31 @@ export const analyticsQuerySchema = z.object({
     .default(30),
 });
 
+/**
+ * The back office's three words, defined once. The server counts them in one place
+ * (apps/server/src/db/repositories/activity.ts) for the overview, analytics, usage statistics
+ * and the users table; the pages say what they mean with these sentences.
+ */
+export const activityDefinitions = {
+  active: 'Active: sent a message or made an AI call (chat, proxy, agents and the rest).',
+  message: 'Message: one a person sent; the AI’s replies are not counted.',
+  failedReply: 'Failed reply: an AI reply that ended in an error.',
+} as const;
+
+/** Active users, messages and failed replies over a range, by the definitions above. */
+export const activityTotalsSchema = z.object({
+  active_users: z.number().int(),
+  messages: z.number().int(),
+  failed_replies: z.number().int(),
+});
+export type ActivityTotals = z.infer<typeof activityTotalsSchema>;
+
 export const analyticsDaySchema = z.object({
   /** UTC date, YYYY-MM-DD; every day of the range is present, quiet days with zeros. */
   date: z.string(),
   /** Distinct users who sent a message or made an AI call that day. */
   active_users: z.number().int(),
-  /** Messages written that day (user and assistant). */
+  /** Messages people sent that day (not the replies). */
   messages: z.number().int(),
   /** AI calls (chat and proxy) that day. */
   calls: z.number().int(),
@@ -44,9 +63,7 @@ export const analyticsResponseSchema = z.object({
   to: z.string(),
   days: z.array(analyticsDaySchema),
   providers: z.array(providerShareSchema),
-  totals: z.object({
-    active_users: z.number().int(),
-    messages: z.number().int(),
+  totals: activityTotalsSchema.extend({
     calls: z.number().int(),
     errors: z.number().int(),
   }),

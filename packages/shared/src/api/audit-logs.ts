@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields } from './paging.ts';
 
 /** One row of `admin_audit_logs` (spec §3) with the acting admin's e-mail. */
 export const auditLogEntrySchema = z.object({
@@ -25,8 +26,7 @@ export const auditLogsQuerySchema = z.object({
   from: isoDate.optional(),
   /** Inclusive end (a date means the whole day, UTC). */
   to: isoDate.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  ...pageQueryFields,
 });
 export type AuditLogsQuery = z.infer<typeof auditLogsQuerySchema>;
 

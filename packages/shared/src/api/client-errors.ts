@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Largest client error report accepted, in bytes of JSON (anything bigger is a 413). */
-export const clientErrorMaxBytes = 16 * 1024;
-
 export const clientErrorKinds = ['render', 'async', 'request', 'other'] as const;
 export type ClientErrorKind = (typeof clientErrorKinds)[number];
 

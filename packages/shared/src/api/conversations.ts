@@ -7,6 +7,8 @@ export const conversationSchema = z.object({
   title: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** When it was pinned; pinned conversations head the list, most recently pinned first. */
+  pinned_at: z.string().nullable(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -31,9 +33,26 @@ export const renameConversationSchema = z.object({
   title: z.string().max(200, 'A title is at most 200 characters'),
 });
 
+/** `PATCH /rest/v1/conversations/{id}`: rename, pin or unpin (at least one). */
+export const updateConversationSchema = z
+  .object({
+    title: z.string().max(200, 'A title is at most 200 characters').optional(),
+    pinned: z.boolean().optional(),
+  })
+  .refine((body) => body.title !== undefined || body.pinned !== undefined, {
+    message: 'Send a title, pinned, or both',
+  });
+export type UpdateConversation = z.infer<typeof updateConversationSchema>;
+
+/** A citation: a web page (its URL), or a passage of a knowledge-base document. */
 export const sourceSchema = z.object({
+  /** Empty for a document that has no link of its own. */
   url: z.string(),
   title: z.string().optional(),
+  /** The passage the answer drew on. */
+  snippet: z.string().max(2_000).optional(),
+  /** The knowledge-base document the passage comes from. */
+  document_name: z.string().max(500).optional(),
 });
 export type Source = z.infer<typeof sourceSchema>;
 
@@ -61,6 +80,21 @@ export const listMessagesQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
+/** `GET /rest/v1/conversations/{id}/messages/latest`: newest first, a page at a time. */
+export const latestMessagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(messagePageSize).default(messagePageSize),
+  /** The `older_cursor` of the page already shown: answers the page written before it. */
+  before: z.string().max(100).optional(),
+});
+
+export const messagePageSchema = z.object({
+  /** Oldest first, as the chat shows them. */
+  messages: z.array(messageSchema),
+  /** Pass as `before` for the page written before this one; null at the conversation's start. */
+  older_cursor: z.string().nullable(),
+});
+export type MessagePage = z.infer<typeof messagePageSchema>;
+
 export const createMessageSchema = z.object({
   content: z.string().max(200_000, 'A message is at most 200,000 characters'),
   role: z.enum(messageRoles),
@@ -82,6 +116,11 @@ export const chatRequestSchema = z
     regenerate: z.boolean().optional(),
     /** Edit-and-resend: this user message and everything after it are replaced by `text`. */
     edit_of: z.uuid().optional(),
+    /**
+     * The id to store the new user message under, made by the client so that a send retried
+     * after a lost answer is recognised, never stored twice.
+     */
+    message_id: z.uuid().optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().min(0).max(1).optional(),
     max_tokens: z.number().int().min(1).max(200_000).optional(),

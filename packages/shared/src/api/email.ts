@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactFieldLimits } from '../email.ts';
+import { pageQueryFields } from './paging.ts';
 
 /**
  * `POST /functions/v1/send-email` (spec §7): `{to, subject, html, text, from, replyTo}`, or a
@@ -66,6 +67,13 @@ export const unsubscribeRequestSchema = z.object({
     .trim()
     .max(320)
     .pipe(z.email('The unsubscribe link has no valid e-mail address.')),
+  /** From the link in the mail: proves the mail was sent to this address. */
+  token: z
+    .string({
+      error: 'The unsubscribe link is incomplete. Use the link from the e-mail as it was sent.',
+    })
+    .min(1, 'The unsubscribe link is incomplete. Use the link from the e-mail as it was sent.')
+    .max(200),
 });
 export const unsubscribeResponseSchema = z.object({
   email: z.string(),
@@ -76,8 +84,7 @@ export type UnsubscribeResponse = z.infer<typeof unsubscribeResponseSchema>;
 /** `GET /rest/v1/admin/email-outbox`: newest first. */
 export const emailOutboxQuerySchema = z.object({
   status: z.enum(emailOutboxStatuses).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  ...pageQueryFields,
 });
 export type EmailOutboxQuery = z.infer<typeof emailOutboxQuerySchema>;
 

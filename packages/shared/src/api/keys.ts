@@ -21,10 +21,17 @@ export const putApiKeySchema = z.object({
   model: z.string().trim().max(200).nullable().optional(),
 });
 
-export const testApiKeySchema = z.object({
-  provider: providerIdSchema,
-  apiKey: z.string().max(500, 'An API key is at most 500 characters').default(''),
-});
+export const testApiKeySchema = z
+  .object({
+    provider: providerIdSchema,
+    apiKey: z.string().max(500, 'An API key is at most 500 characters').default(''),
+    /** Tests the caller's own saved key for the provider, opened on the server, instead of `apiKey`. */
+    stored: z.boolean().optional(),
+  })
+  .refine((body) => !(body.stored && body.apiKey.trim() !== ''), {
+    message: 'Send either a key to test or stored: true, not both.',
+    path: ['stored'],
+  });
 export const testApiKeyResultSchema = z.object({ valid: z.boolean(), message: z.string() });
 export type TestApiKeyResult = z.infer<typeof testApiKeyResultSchema>;
 
@@ -66,16 +73,12 @@ export const adminKeyAvailabilitySchema = z.object({
 });
 export type AdminKeyAvailability = z.infer<typeof adminKeyAvailabilitySchema>;
 
+/** Ollama's models as its server lists them (`/api/tags`), or the catalogue's when it is out of reach. */
+export const ollamaModelsSchema = z.object({
+  models: z.array(z.object({ value: z.string(), label: z.string() })),
+  source: z.enum(['server', 'catalogue']),
+});
+export type OllamaModels = z.infer<typeof ollamaModelsSchema>;
+
 export const enabledProvidersSchema = z.object({ providers: z.array(providerIdSchema) });
 export type EnabledProviders = z.infer<typeof enabledProvidersSchema>;
-
-/** Spec §9: the enabled-providers list is cached 60 s, and this list stands in on a rate limit. */
-export const enabledProvidersCacheMs = 60_000;
-export const enabledProvidersFallback: ProviderId[] = [
-  'openai',
-  'anthropic',
-  'gemini',
-  'deepseek',
-  'mistral',
-  'perplexity',
-];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileLimitCeilings } from '../limits.ts';
 import { providerIds } from '../providers.ts';
 
 /** The plan named Free is every profile's fallback (spec §3, §9): it cannot be deleted or renamed. */
@@ -17,6 +18,10 @@ export const adminPricingPlanSchema = z.object({
   /** Empty means every model of the allowed providers. */
   allowed_models: z.array(z.string()),
   stripe_price_id: z.string().nullable(),
+  /** Largest single upload in bytes; null is the instance default (`fileLimitDefaults`). */
+  max_file_bytes: z.number().int().nullable(),
+  /** Total bytes a user may store; null is the instance default (`fileLimitDefaults`). */
+  storage_quota_bytes: z.number().int().nullable(),
   /** How many profiles are on the plan (Free also counts profiles without a plan). */
   user_count: z.number().int(),
   created_at: z.string(),
@@ -64,6 +69,18 @@ const planFields = {
     .max(200)
     .transform((v) => (v === '' ? null : v))
     .nullable(),
+  max_file_bytes: z
+    .number()
+    .int('The file size limit is a whole number of bytes')
+    .min(1, 'The file size limit must be above 0')
+    .max(fileLimitCeilings.maxFileBytes, 'The file size limit is at most 5 GB')
+    .nullable(),
+  storage_quota_bytes: z
+    .number()
+    .int('The storage limit is a whole number of bytes')
+    .min(1, 'The storage limit must be above 0')
+    .max(fileLimitCeilings.storageQuotaBytes, 'The storage limit is at most 1024 GB')
+    .nullable(),
 };
 
 export const createPricingPlanSchema = z
@@ -74,6 +91,8 @@ export const createPricingPlanSchema = z
     allowed_providers: planFields.allowed_providers.default([]),
     allowed_models: planFields.allowed_models.default([]),
     stripe_price_id: planFields.stripe_price_id.default(null),
+    max_file_bytes: planFields.max_file_bytes.default(null),
+    storage_quota_bytes: planFields.storage_quota_bytes.default(null),
   })
   .strict();
 export type CreatePricingPlan = z.output<typeof createPricingPlanSchema>;
@@ -87,6 +106,8 @@ export const updatePricingPlanSchema = z
     allowed_providers: planFields.allowed_providers.optional(),
     allowed_models: planFields.allowed_models.optional(),
     stripe_price_id: planFields.stripe_price_id.optional(),
+    max_file_bytes: planFields.max_file_bytes.optional(),
+    storage_quota_bytes: planFields.storage_quota_bytes.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });

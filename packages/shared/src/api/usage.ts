@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activityTotalsSchema } from './analytics.ts';
 
 /** Longest date range the usage statistics answer for, in days (inclusive). */
 export const USAGE_MAX_RANGE_DAYS = 366;
@@ -12,7 +13,7 @@ export const usageStatisticsQuerySchema = z
     to: isoDate.optional(),
     format: z.enum(['json', 'csv']).default('json'),
     /** Which table the CSV holds: prompts per user per day, or tokens per provider and model. */
-    table: z.enum(['prompt_usage', 'tokens']).default('prompt_usage'),
+    table: z.enum(['prompt_usage', 'tokens', 'sources']).default('prompt_usage'),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     message: '`from` must be on or before `to`',
@@ -36,14 +37,45 @@ export const modelTokenUsageSchema = z.object({
   errors: z.number().int(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /** Estimated from the price table; null when none of these calls had a known price. */
+  cost_usd: z.number().nullable(),
 });
 export type ModelTokenUsage = z.infer<typeof modelTokenUsageSchema>;
+
+/** What a model call was made for: every call through the server's model-call seam says. */
+export const usageSources = [
+  'chat',
+  'proxy',
+  'scenario',
+  'agent',
+  'workflow',
+  'schedule',
+  'test',
+  'widget',
+  'knowledge',
+] as const;
+export type UsageSource = (typeof usageSources)[number];
+
+export const sourceUsageSchema = z.object({
+  source: z.enum(usageSources),
+  calls: z.number().int(),
+  errors: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  /** Estimated from the price table; null when no call of this source had a known price. */
+  cost_usd: z.number().nullable(),
+});
+export type SourceUsage = z.infer<typeof sourceUsageSchema>;
 
 export const usageStatisticsResponseSchema = z.object({
   from: z.string(),
   to: z.string(),
+  /** Active users, messages and failed replies in the range, as the overview and analytics count them. */
+  activity: activityTotalsSchema,
   prompt_usage: z.array(userDailyUsageSchema),
   tokens: z.array(modelTokenUsageSchema),
+  /** The same calls by what they were for: chat, proxy, scenario, agent, … */
+  sources: z.array(sourceUsageSchema),
 });
 export type UsageStatisticsResponse = z.infer<typeof usageStatisticsResponseSchema>;
 

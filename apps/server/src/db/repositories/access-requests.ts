@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { aliasedTable, and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AccessRequest, AccessRequestStatus } from '@chorus/shared/api/access-requests';
 import type { Db } from '../client.ts';
-import { accessRequests, users } from '../schema.ts';
+import { accessRequests, users } from '../schema/index.ts';
 import { writeAuditLog } from './audit-logs.ts';
 
 type Row = typeof accessRequests.$inferSelect;
@@ -129,8 +129,7 @@ export class AccessRequestsAdmin {
     from: AccessRequestStatus[],
     set: Pick<Row, 'status' | 'invite_token_hash' | 'invite_expires_at'>,
   ): Promise<DecisionResult> {
-    return this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    return this.db.transaction(async (tx) => {
       const [current] = await tx
         .select()
         .from(accessRequests)
@@ -171,6 +170,23 @@ export class AccessRequestsAdmin {
  * Spends an invitation: the one approved, unexpired request of this address with this token
  * becomes `used`. Atomic, so one link signs up one account even under concurrent sign-ups.
  */
+/** Whether `token` is an approved, unexpired, unused invitation of `email` (nothing is spent). */
+export const invitationHolds = async (db: Db, email: string, token: string): Promise<boolean> => {
+  const [row] = await db
+    .select({ id: accessRequests.id })
+    .from(accessRequests)
+    .where(
+      and(
+        eq(accessRequests.invite_token_hash, hashInviteToken(token)),
+        eq(accessRequests.status, 'approved'),
+        sql`lower(${accessRequests.email}) = ${email.toLowerCase()}`,
+        gt(accessRequests.invite_expires_at, new Date()),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+};
+
 export const claimInvitation = async (db: Db, email: string, token: string): Promise<boolean> => {
   const claimed = await db
     .update(accessRequests)

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Role } from '@chorus/shared/roles';
-import type { Db } from '../client.ts';
-import { pricingPlans, profiles, sessions } from '../schema.ts';
+import type { Db, Tx } from '../client.ts';
+import { pricingPlans, profiles, sessions } from '../schema/index.ts';
 import { writeAuditLog } from './audit-logs.ts';
 
 export type PeopleRefusal =
@@ -30,10 +30,9 @@ export class AdminUsersRepository {
 
   private async inTx(
     userId: string,
-    work: (tx: Db, target: Target) => Promise<PeopleResult>,
+    work: (tx: Tx, target: Target) => Promise<PeopleResult>,
   ): Promise<PeopleResult> {
-    return this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    return this.db.transaction(async (tx) => {
       const [target] = await tx
         .select({
           id: profiles.id,
@@ -50,7 +49,7 @@ export class AdminUsersRepository {
   }
 
   /** Whether another active super admin remains besides `userId` (locks the super admins). */
-  private async anotherActiveSuperAdmin(tx: Db, userId: string): Promise<boolean> {
+  private async anotherActiveSuperAdmin(tx: Tx, userId: string): Promise<boolean> {
     const others = await tx
       .select({ id: profiles.id })
       .from(profiles)
@@ -146,13 +145,3 @@ export class AdminUsersRepository {
     });
   }
 }
-
-/** Whether a user's profile is suspended (an unknown profile is not). */
-export const isSuspended = async (db: Db, userId: string): Promise<boolean> => {
-  const [row] = await db
-    .select({ suspended_at: profiles.suspended_at })
-    .from(profiles)
-    .where(eq(profiles.id, userId))
-    .limit(1);
-  return Boolean(row?.suspended_at);
-};

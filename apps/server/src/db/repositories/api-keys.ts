@@ -1,6 +1,6 @@
 import { and, eq, inArray, notExists } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { systemApiKeys, userApiKeyGrants, userApiKeys } from '../schema.ts';
+import { systemApiKeys, userApiKeyGrants, userApiKeys } from '../schema/index.ts';
 
 export type UserApiKeyRow = typeof userApiKeys.$inferSelect;
 /** What may leave the server: never the ciphertext, never the key. */

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { AppSettings, SignupMode } from '@chorus/shared/api/settings';
 import type { Db } from '../client.ts';
-import { appSettings } from '../schema.ts';
+import { appSettings } from '../schema/index.ts';
 import { writeAuditLog } from './audit-logs.ts';
 
 const keys = ['signup_mode', 'signup_notice'] as const;
@@ -38,8 +38,7 @@ export const updateAppSettings = async (
   adminId: string,
   patch: Partial<Record<Key, string>>,
 ): Promise<AppSettings> => {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const before = await readAppSettings(tx);
     for (const key of keys) {
       const next = patch[key];

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AuditLogEntry } from '@chorus/shared/api/audit-logs';
-import type { Db } from '../client.ts';
-import { adminAuditLogs, users } from '../schema.ts';
+import type { Db, Queryable } from '../client.ts';
+import { adminAuditLogs, users } from '../schema/index.ts';
 
 export type AuditEntry = {
   action: string;
@@ -14,7 +14,7 @@ export type AuditEntry = {
  * Writes one admin action (spec §3: admin_id, action, table_name, record_id, details). Pass the
  * transaction of the change itself, so a change and its audit row stand or fall together.
  */
-export const writeAuditLog = async (db: Db, adminId: string, entry: AuditEntry) => {
+export const writeAuditLog = async (db: Queryable, adminId: string, entry: AuditEntry) => {
   const [row] = await db
     .insert(adminAuditLogs)
     .values({
@@ -27,6 +27,21 @@ export const writeAuditLog = async (db: Db, adminId: string, entry: AuditEntry) 
     .returning();
   return row!;
 };
+
+/** An audit row as the API answers it. */
+export const toAuditLogEntry = (
+  log: typeof adminAuditLogs.$inferSelect,
+  adminEmail: string | null,
+): AuditLogEntry => ({
+  id: log.id,
+  admin_id: log.admin_id,
+  admin_email: adminEmail,
+  action: log.action,
+  table_name: log.table_name,
+  record_id: log.record_id,
+  details: log.details,
+  created_at: log.created_at.toISOString(),
+});
 
 export type AuditLogFilters = {
   action?: string | undefined;
@@ -74,16 +89,7 @@ export const listAuditLogs = async (
   ]);
   return {
     total: Number(count?.total ?? 0),
-    entries: rows.map(({ log, admin_email }) => ({
-      id: log.id,
-      admin_id: log.admin_id,
-      admin_email,
-      action: log.action,
-      table_name: log.table_name,
-      record_id: log.record_id,
-      details: log.details,
-      created_at: log.created_at.toISOString(),
-    })),
+    entries: rows.map(({ log, admin_email }) => toAuditLogEntry(log, admin_email)),
     actions: actions.map((a) => a.v),
     tables: tables.map((t) => t.v),
   };

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Subscription } from '@chorus/shared/api/billing';
 import type { Db } from '../client.ts';
-import { pricingPlans, profiles, stripeSubscriptions } from '../schema.ts';
+import { pricingPlans, profiles, stripeSubscriptions } from '../schema/index.ts';
 import { findFreePlan } from './plans.ts';
 
 /** The user's latest subscription row (spec §7: stripe_subscriptions, latest by created_at). */

@@ -1,7 +1,9 @@
-import { and, desc, eq, ilike, lt, or } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import type { ConversationListCursor, KeysetCursor } from '../keyset-cursor.ts';
 import { containsPattern } from '../like.ts';
-import { conversations, messages } from '../schema.ts';
+import { isForeignKeyViolation } from './profiles.ts';
+import { conversations, messages } from '../schema/index.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 
@@ -13,8 +15,6 @@ export const conversationTitle = (title: string | undefined, now = new Date()): 
     ? `New Chat ${now.toLocaleTimeString('en-GB', { timeZone: 'UTC' })}`
     : trimmed;
 };
-
-export type ConversationCursor = { created_at: Date; id: string };
 
 export class ConversationsRepository {
   constructor(
@@ -39,60 +39,111 @@ export class ConversationsRepository {
     return row;
   }
 
-  /** Newest first, keyset-paginated so the ten-thousandth conversation costs what the first does. */
+  /**
+   * Pinned conversations first (most recently pinned first), then the others newest first;
+   * keyset-paginated across both, so the ten-thousandth conversation costs what the first does.
+   */
   async list(opts: {
     limit: number;
-    after?: ConversationCursor;
-    search?: string;
+    after?: ConversationListCursor | undefined;
+    search?: string | undefined;
   }): Promise<ConversationRow[]> {
     const pattern = opts.search ? containsPattern(opts.search) : null;
     const owned = pattern
       ? and(eq(conversations.user_id, this.userId), ilike(conversations.title, pattern))
       : eq(conversations.user_id, this.userId);
-    const page = opts.after
-      ? and(
-          owned,
-          or(
-            lt(conversations.created_at, opts.after.created_at),
-            and(
-              eq(conversations.created_at, opts.after.created_at),
-              lt(conversations.id, opts.after.id),
-            ),
+    const { after, limit } = opts;
+    const others = (count: number, from?: KeysetCursor) =>
+      this.db
+        .select()
+        .from(conversations)
+        .where(
+          and(
+            owned,
+            isNull(conversations.pinned_at),
+            from &&
+              or(
+                lt(conversations.created_at, from.created_at),
+                and(eq(conversations.created_at, from.created_at), lt(conversations.id, from.id)),
+              ),
           ),
         )
-      : owned;
-    return this.db
+        .orderBy(desc(conversations.created_at), desc(conversations.id))
+        .limit(count);
+    if (after && !after.pinned) return others(limit, after);
+    const pinned = await this.db
       .select()
       .from(conversations)
-      .where(page)
-      .orderBy(desc(conversations.created_at), desc(conversations.id))
-      .limit(opts.limit);
+      .where(
+        and(
+          owned,
+          isNotNull(conversations.pinned_at),
+          after &&
+            or(
+              lt(conversations.pinned_at, after.pinned_at),
+              and(eq(conversations.pinned_at, after.pinned_at), lt(conversations.id, after.id)),
+            ),
+        ),
+      )
+      .orderBy(desc(conversations.pinned_at), desc(conversations.id))
+      .limit(limit);
+    return pinned.length < limit ? [...pinned, ...(await others(limit - pinned.length))] : pinned;
   }
 
-  async rename(id: string, title: string): Promise<ConversationRow | undefined> {
+  rename(id: string, title: string): Promise<ConversationRow | undefined> {
+    return this.update(id, { title });
+  }
+
+  /**
+   * Renames, pins or unpins. Pinning keeps the first pin time of a conversation already pinned,
+   * and is no activity: it leaves `updated_at` as it was. The pin time is the app's clock in
+   * milliseconds, so that a list cursor (ISO text) names it exactly.
+   */
+  async update(
+    id: string,
+    patch: { title?: string | undefined; pinned?: boolean | undefined },
+  ): Promise<ConversationRow | undefined> {
+    const pinnedAt =
+      patch.pinned === undefined
+        ? {}
+        : {
+            pinned_at: patch.pinned
+              ? sql`coalesce(${conversations.pinned_at}, ${new Date().toISOString()}::timestamptz)`
+              : null,
+          };
     const [row] = await this.db
       .update(conversations)
-      .set({ title: conversationTitle(title) })
+      .set(
+        patch.title === undefined
+          ? { ...pinnedAt, updated_at: sql`${conversations.updated_at}` }
+          : { ...pinnedAt, title: conversationTitle(patch.title) },
+      )
       .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
       .returning();
     return row;
   }
 
   /**
-   * Spec §4: the conversation's files, then its messages, then the conversation, all or nothing.
-   * (Files arrive with the storage service; until then a conversation owns none.)
+   * Spec §4's last two steps, in one transaction: the conversation's messages, then the
+   * conversation. Its files go first (`deleteConversationFiles`); a file row still pointing at
+   * the conversation (one uploaded meanwhile) refuses the delete, answered as 'files_added'.
    */
-  async delete(id: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      await tx
-        .delete(messages)
-        .where(and(eq(messages.conversation_id, id), eq(messages.user_id, this.userId)));
-      const deleted = await tx
-        .delete(conversations)
-        .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
-        .returning({ id: conversations.id });
-      return deleted.length > 0;
-    });
+  async delete(id: string): Promise<boolean | 'files_added'> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        await tx
+          .delete(messages)
+          .where(and(eq(messages.conversation_id, id), eq(messages.user_id, this.userId)));
+        const deleted = await tx
+          .delete(conversations)
+          .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
+          .returning({ id: conversations.id });
+        return deleted.length > 0;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return 'files_added';
+      throw error;
+    }
   }
 
   /** Moves the conversation to the top of the list's activity order. */
@@ -103,15 +154,3 @@ export class ConversationsRepository {
       .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)));
   }
 }
-
-/** Cursors are opaque to clients: base64url of the last row's sort key. */
-export const encodeCursor = (row: { created_at: Date; id: string }): string =>
-  Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
-
-export const decodeCursor = (cursor: string): ConversationCursor | null => {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = iso ? new Date(iso) : null;
-  if (!createdAt || Number.isNaN(createdAt.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id))
-    return null;
-  return { created_at: createdAt, id };
-};

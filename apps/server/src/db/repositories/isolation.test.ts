@@ -1,15 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagePageSize } from '@chorus/shared/limits';
 import { messages as spec } from '@chorus/shared/messages';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { conversations, messages, profiles, systemApiKeys, userApiKeys } from '../schema.ts';
+import {
+  conversations,
+  files,
+  messages,
+  profiles,
+  systemApiKeys,
+  userApiKeys,
+} from '../schema/index.ts';
 import { UserApiKeysRepository } from './api-keys.ts';
 import {
   conversationTitle,
   ConversationsRepository,
   type ConversationRow,
 } from './conversations.ts';
+import { FilesRepository, type NewUpload } from './files.ts';
 import { MessagesRepository } from './messages.ts';
 import { ProfilesRepository } from './profiles.ts';
 import { SettingsRepository } from './settings.ts';
@@ -159,6 +168,75 @@ describe('MessagesRepository', () => {
       .from(messages)
       .where(eq(messages.conversation_id, conversation.id));
     expect(left).toEqual([]);
+  });
+});
+
+describe('FilesRepository', () => {
+  const newUpload = (conversationId: string | null = null): NewUpload => {
+    const id = randomUUID();
+    return {
+      id,
+      storage_key: `files/${id.slice(0, 2)}/${id}`,
+      name: 'report.pdf',
+      content_type: 'application/pdf',
+      purpose: 'attachment',
+      conversation_id: conversationId,
+    };
+  };
+  const quota = { want: 100, exact: true, quota: 1000 };
+
+  it("cannot read, list, complete, delete or attach to another user's files", async () => {
+    const anns = new FilesRepository(t.db, a);
+    const conversation = await new ConversationsRepository(t.db, a).create('Ann files');
+    const reserved = await anns.reserve(newUpload(conversation.id), quota);
+    if (!reserved.ok) throw new Error('reservation refused');
+    const bobs = new FilesRepository(t.db, b);
+
+    expect(await bobs.complete(reserved.row.id, { size: 1, sha256: 'x' })).toBeUndefined();
+    const ready = await anns.complete(reserved.row.id, { size: 90, sha256: 'abc' });
+    expect(ready).toMatchObject({ status: 'ready', size_bytes: 90, user_id: a });
+
+    expect(await bobs.get(reserved.row.id)).toBeUndefined();
+    expect(await bobs.list({ limit: 100 })).toEqual([]);
+    expect(await bobs.list({ limit: 100, conversationId: conversation.id })).toEqual([]);
+    expect(await bobs.listForConversation(conversation.id)).toEqual([]);
+    expect(await bobs.usedBytes()).toBe(0);
+    expect(await bobs.remove(reserved.row.id)).toBe(false);
+    expect(await bobs.reserve(newUpload(conversation.id), quota)).toEqual({
+      ok: false,
+      reason: 'conversation',
+    });
+
+    expect(await anns.get(reserved.row.id)).toEqual(ready);
+    expect(await t.db.select().from(files).where(eq(files.user_id, b))).toEqual([]);
+  });
+
+  it('counts reservations against the quota until completed or removed', async () => {
+    const owner = (await t.user('iso-files-quota@example.com')).id;
+    const repo = new FilesRepository(t.db, owner);
+    const first = await repo.reserve(newUpload(), { want: 600, exact: true, quota: 1000 });
+    expect(first).toMatchObject({ ok: true, reserved: 600 });
+    expect(await repo.reserve(newUpload(), { want: 500, exact: true, quota: 1000 })).toEqual({
+      ok: false,
+      reason: 'quota',
+      used: 600,
+    });
+    // Length unknown: as much as is left, up to the per-file limit.
+    const second = await repo.reserve(newUpload(), { want: 800, exact: false, quota: 1000 });
+    expect(second).toMatchObject({ ok: true, reserved: 400 });
+    expect(await repo.reserve(newUpload(), { want: 1, exact: false, quota: 1000 })).toMatchObject({
+      ok: false,
+      reason: 'quota',
+    });
+    if (!first.ok || !second.ok) throw new Error('reservation refused');
+    await repo.complete(first.row.id, { size: 10, sha256: 'a' });
+    await repo.remove(second.row.id);
+    expect(await repo.usedBytes()).toBe(10);
+    // Reservations are not files yet: they are neither listed nor readable.
+    const pending = await repo.reserve(newUpload(), quota);
+    if (!pending.ok) throw new Error('reservation refused');
+    expect(await repo.get(pending.row.id)).toBeUndefined();
+    expect((await repo.list({ limit: 10 })).map((f) => f.id)).toEqual([first.row.id]);
   });
 });
 

@@ -10,8 +10,8 @@ import type {
 } from '@chorus/shared/api/library';
 import type { Db } from '../client.ts';
 import { containsPattern } from '../like.ts';
-import { prompts, scenarios, users } from '../schema.ts';
-import { writeAudit } from './pricing-plans.ts';
+import { prompts, scenarios, users } from '../schema/index.ts';
+import { writeAuditLog } from './audit-logs.ts';
 
 /**
  * Both collections share their curation columns (title, description, category, is_public,
@@ -149,7 +149,7 @@ export class CurationRepository {
         .set({ published, featured, updated_at: new Date() })
         .where(eq(this.table.id, id))
         .returning();
-      await writeAudit(tx as unknown as Db, this.adminId, {
+      await writeAuditLog(tx, this.adminId, {
         action: `curate_${this.kind === 'prompts' ? 'prompt' : 'scenario'}`,
         table_name: this.kind,
         record_id: id,
@@ -177,7 +177,7 @@ export class CurationRepository {
           is_public: true,
         })
         .returning();
-      await writeAudit(tx as unknown as Db, this.adminId, {
+      await writeAuditLog(tx, this.adminId, {
         action: `create_${this.kind === 'prompts' ? 'prompt' : 'scenario'}`,
         table_name: this.kind,
         record_id: created!.id,
@@ -193,7 +193,7 @@ export class CurationRepository {
     if (!before) return false;
     await this.db.transaction(async (tx) => {
       await tx.delete(this.table).where(eq(this.table.id, id));
-      await writeAudit(tx as unknown as Db, this.adminId, {
+      await writeAuditLog(tx, this.adminId, {
         action: `delete_${this.kind === 'prompts' ? 'prompt' : 'scenario'}`,
         table_name: this.kind,
         record_id: id,

@@ -1,13 +1,26 @@
-import { and, asc, desc, eq, gt, gte } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { messagePageSize } from '@chorus/shared/limits';
-import type { Db } from '../client.ts';
-import { conversations, messages } from '../schema.ts';
+import { rowsOf, type Db } from '../client.ts';
+import { conversations, messages, serverInstances } from '../schema/index.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'content' | 'role'> &
   Partial<
     Pick<typeof messages.$inferInsert, 'provider' | 'model' | 'reply_to_id' | 'sources' | 'status'>
   >;
+
+/** A chat turn as it is stored: what it replaces, the user's message when new, the reply row. */
+export type TurnWrite = {
+  conversationId: string;
+  /** Removes messages written after this one (regenerate) or from it on (edit). */
+  replace?: { seq: number; inclusive: boolean } | undefined;
+  userMessage?: { id: string; content: string; provider: string } | undefined;
+  reply: { id: string; provider: string; model: string; reply_to_id: string };
+  /** The server instance streaming the reply (its lease keeps the reply from being recovered). */
+  instanceId: string;
+  /** Selected once the rows are in (a realtime notice, delivered on commit). */
+  notice?: SQL | undefined;
+};
 
 export class MessagesRepository {
   constructor(
@@ -44,6 +57,47 @@ export class MessagesRepository {
     return row;
   }
 
+  /**
+   * One statement for a whole chat turn: drop what it replaces, insert the user's message (when
+   * new) and the reply placeholder (status `streaming`), and move the conversation up the
+   * sidebar. Runs beside the provider call; nothing streams to the client before it commits.
+   * Answers false when the conversation is not (or no longer) the user's.
+   */
+  async writeTurn(turn: TurnWrite): Promise<boolean> {
+    const { conversationId, replace, userMessage, reply, notice, instanceId } = turn;
+    const u = this.userId;
+    const deleted = replace
+      ? sql`, dropped as (
+          delete from messages where conversation_id = ${conversationId} and user_id = ${u}
+            and seq ${replace.inclusive ? sql`>=` : sql`>`} ${replace.seq}
+        )`
+      : sql``;
+    const userRow = userMessage
+      ? sql`(${userMessage.id}::uuid, ${conversationId}::uuid, ${u}, ${userMessage.content}, 'user',
+            ${userMessage.provider}, null, null, 'complete', null), `
+      : sql``;
+    const result = await this.db.execute(sql`
+      with owned as (
+        update conversations set updated_at = now()
+        where id = ${conversationId} and user_id = ${u}
+        returning id
+      )${deleted},
+      added as (
+        insert into messages
+          (id, conversation_id, user_id, content, role, provider, model, reply_to_id, status,
+           instance_id)
+        select v.* from (values ${userRow}
+          (${reply.id}::uuid, ${conversationId}::uuid, ${u}, '', 'assistant', ${reply.provider},
+           ${reply.model}, ${reply.reply_to_id}::uuid, 'streaming', ${instanceId}::uuid)
+        ) as v where exists (select 1 from owned)
+        returning id
+      )
+      select (select count(*)::int from added) as added
+        ${notice ? sql`, (select ${notice} where exists (select 1 from added)) as notice` : sql``}
+    `);
+    return Number(rowsOf<{ added: number }>(result)[0]?.added ?? 0) > 0;
+  }
+
   async deleteForConversation(conversationId: string): Promise<number> {
     const deleted = await this.db
       .delete(messages)
@@ -59,6 +113,48 @@ export class MessagesRepository {
       .where(and(eq(messages.id, id), eq(messages.user_id, this.userId)))
       .limit(1);
     return row;
+  }
+
+  /**
+   * The last `limit` messages of a conversation written before `before` (a `seq`; none: the
+   * newest), oldest first, in one round trip with the check that the conversation is the user's:
+   * null when it is not. `older` says whether anything was written before the page.
+   */
+  async pageOfOwn(
+    conversationId: string,
+    opts: { limit: number; before?: number | undefined },
+  ): Promise<{ messages: MessageRow[]; older: boolean } | null> {
+    const latest = this.db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversation_id, conversationId),
+          eq(messages.user_id, this.userId),
+          opts.before === undefined ? undefined : lt(messages.seq, opts.before),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(opts.limit + 1)
+      .as('latest');
+    const columns = Object.fromEntries(
+      Object.keys(getTableColumns(messages)).map((k) => [k, latest[k as keyof MessageRow]]),
+    ) as { [K in keyof MessageRow]: (typeof latest)[K] };
+    const rows = await this.db
+      .select({ owned: conversations.id, message: columns })
+      .from(conversations)
+      .leftJoinLateral(latest, sql`true`)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.user_id, this.userId)));
+    if (rows.length === 0) return null;
+    const found = rows
+      .flatMap((r) => (r.message ? [r.message] : []))
+      .sort((a, b) => Number(b.seq) - Number(a.seq));
+    return { messages: found.slice(0, opts.limit).reverse(), older: found.length > opts.limit };
+  }
+
+  /** The last `limit` messages, oldest first, or null when the conversation is not the user's. */
+  async recentOfOwn(conversationId: string, limit: number): Promise<MessageRow[] | null> {
+    return (await this.pageOfOwn(conversationId, { limit }))?.messages ?? null;
   }
 
   /** The last `limit` messages, oldest first: the context sent to a model. */
@@ -91,14 +187,25 @@ export class MessagesRepository {
     return row;
   }
 
+  /** `notice` is selected in the same statement when the row changed (a realtime notice). */
   async update(
     id: string,
     patch: Partial<Pick<MessageRow, 'content' | 'status' | 'sources' | 'model'>>,
+    notice?: SQL,
   ): Promise<void> {
-    await this.db
+    const change = this.db
       .update(messages)
       .set(patch)
       .where(and(eq(messages.id, id), eq(messages.user_id, this.userId)));
+    if (!notice) {
+      await change;
+      return;
+    }
+    const updated = this.db.$with('updated').as(change.returning({ id: messages.id }));
+    await this.db
+      .with(updated)
+      .select({ notice: sql`${notice}` })
+      .from(updated);
   }
 
   /** Removes `message` and everything written after it in its conversation (edit-and-resend). */
@@ -130,14 +237,28 @@ export class MessagesRepository {
 }
 
 /**
- * After a crash no reply may stay `streaming` (ARCHITECTURE §5): at start, replies left streaming
- * keep the text saved so far and become `interrupted`. Runs before the server takes requests.
+ * No reply may stay `streaming` once the instance writing it is gone (ARCHITECTURE §5): such
+ * replies keep the text saved so far and become `interrupted`. An instance is gone when its lease
+ * has run out or its row is missing (and a reply without an instance predates leases). Live
+ * instances' replies are left alone, so instances starting or sweeping never cut each other off.
+ *
+ * `allBut`: every instance except this one counts as gone, whatever its lease. For the embedded
+ * database at start: its data directory belongs to one process, so any other writer has died.
  */
-export const interruptAbandonedReplies = async (db: Db): Promise<number> => {
+export const interruptAbandonedReplies = async (
+  db: Db,
+  opts: { allBut?: string } = {},
+): Promise<number> => {
+  const gone = opts.allBut
+    ? sql`${messages.instance_id} is distinct from ${opts.allBut}::uuid`
+    : sql`not exists (
+        select 1 from ${serverInstances} i
+        where i.id = ${messages.instance_id} and i.lease_expires_at > now()
+      )`;
   const rows = await db
     .update(messages)
     .set({ status: 'interrupted' })
-    .where(eq(messages.status, 'streaming'))
+    .where(and(eq(messages.status, 'streaming'), gone))
     .returning({ id: messages.id });
   return rows.length;
 };

@@ -1,34 +1,29 @@
-import { and, countDistinct, eq, gte, sql } from 'drizzle-orm';
+import { gte, lt, and, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { clientErrors, messages, sessions, users } from '../schema.ts';
+import { clientErrors, users } from '../schema/index.ts';
+import { activityTotals, type TimeRange } from './activity.ts';
 
-/** Workspace-wide counts for the admin overview; admin-only reading. */
-export const readOverviewCounts = async (db: Db, since: Date) => {
+/**
+ * Workspace-wide counts for the admin overview over `range` (today, UTC); admin-only reading.
+ * Active users, messages and failed replies are counted as everywhere else (activity.ts).
+ */
+export const readOverviewCounts = async (db: Db, range: TimeRange) => {
   const count = sql<number>`count(*)::int`;
-  const [[u], [active], [sent], [reported], [failed]] = await Promise.all([
+  const [[u], [reported], activity] = await Promise.all([
     db.select({ n: count }).from(users),
     db
-      .select({ n: countDistinct(sessions.userId) })
-      .from(sessions)
-      .where(gte(sessions.updatedAt, since)),
-    db.select({ n: count }).from(messages).where(gte(messages.created_at, since)),
-    db.select({ n: count }).from(clientErrors).where(gte(clientErrors.created_at, since)),
-    db
       .select({ n: count })
-      .from(messages)
+      .from(clientErrors)
       .where(
-        and(
-          gte(messages.created_at, since),
-          eq(messages.role, 'assistant'),
-          eq(messages.status, 'error'),
-        ),
+        and(gte(clientErrors.created_at, range.start), lt(clientErrors.created_at, range.end)),
       ),
+    activityTotals(db, range),
   ]);
   return {
     users_total: Number(u?.n ?? 0),
-    active_today: Number(active?.n ?? 0),
-    messages_today: Number(sent?.n ?? 0),
+    active_today: activity.active_users,
+    messages_today: activity.messages,
     client_errors: Number(reported?.n ?? 0),
-    failed_replies: Number(failed?.n ?? 0),
+    failed_replies: activity.failed_replies,
   };
 };

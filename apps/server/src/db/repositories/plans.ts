@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { pricingPlans } from '../schema.ts';
+import { pricingPlans } from '../schema/index.ts';
 
 export type PlanRow = typeof pricingPlans.$inferSelect;
 export const FREE_PLAN_NAME = 'Free';

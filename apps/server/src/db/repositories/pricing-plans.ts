@@ -5,7 +5,8 @@ import type {
   UpdatePricingPlan,
 } from '@chorus/shared/api/plans';
 import type { Db } from '../client.ts';
-import { adminAuditLogs, pricingPlans, profiles } from '../schema.ts';
+import { pricingPlans, profiles } from '../schema/index.ts';
+import { writeAuditLog } from './audit-logs.ts';
 import { FREE_PLAN_NAME, findFreePlan, findPlanById, type PlanRow } from './plans.ts';
 import { isUniqueViolation } from './profiles.ts';
 
@@ -46,20 +47,12 @@ const toAdminPlan = (p: PlanRow, userCount: number): AdminPricingPlan => ({
   allowed_providers: p.allowed_providers,
   allowed_models: p.allowed_models,
   stripe_price_id: p.stripe_price_id,
+  max_file_bytes: p.max_file_bytes,
+  storage_quota_bytes: p.storage_quota_bytes,
   user_count: userCount,
   created_at: p.created_at.toISOString(),
   updated_at: p.updated_at.toISOString(),
 });
-
-type AuditEntry = { action: string; table_name: string; record_id: string; details: object };
-
-/** Writes one admin_audit_logs row, inside the caller's transaction. */
-export const writeAudit = (tx: Db, adminId: string, entry: AuditEntry) =>
-  tx.insert(adminAuditLogs).values({
-    admin_id: adminId,
-    ...entry,
-    details: entry.details as Record<string, unknown>,
-  });
 
 const asDb = (tx: unknown) => tx as Db;
 
@@ -108,9 +101,11 @@ export class AdminPlansRepository {
             allowed_providers: input.allowed_providers,
             allowed_models: input.allowed_models,
             stripe_price_id: input.stripe_price_id,
+            max_file_bytes: input.max_file_bytes,
+            storage_quota_bytes: input.storage_quota_bytes,
           })
           .returning();
-        await writeAudit(asDb(tx), this.adminId, {
+        await writeAuditLog(asDb(tx), this.adminId, {
           action: 'create_pricing_plan',
           table_name: 'pricing_plans',
           record_id: row!.id,
@@ -148,7 +143,7 @@ export class AdminPlansRepository {
         const previous = Object.fromEntries(
           Object.keys(changes).map((k) => [k, before[k as keyof PlanRow]]),
         );
-        await writeAudit(asDb(tx), this.adminId, {
+        await writeAuditLog(asDb(tx), this.adminId, {
           action: 'update_pricing_plan',
           table_name: 'pricing_plans',
           record_id: id,
@@ -175,7 +170,7 @@ export class AdminPlansRepository {
         .where(eq(profiles.plan_id, id))
         .returning({ id: profiles.id });
       await tx.delete(pricingPlans).where(eq(pricingPlans.id, id));
-      await writeAudit(asDb(tx), this.adminId, {
+      await writeAuditLog(asDb(tx), this.adminId, {
         action: 'delete_pricing_plan',
         table_name: 'pricing_plans',
         record_id: id,

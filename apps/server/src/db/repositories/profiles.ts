@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { PricingPlan, Profile, ProfileUpdate } from '@chorus/shared/api/profile';
 import type { Db } from '../client.ts';
-import { profiles } from '../schema.ts';
+import { profiles } from '../schema/index.ts';
 import { findFreePlan, findPlanById, type PlanRow } from './plans.ts';
 
 const toPlan = (p: PlanRow): PricingPlan => ({
@@ -102,11 +102,16 @@ export class ProfilesRepository {
   }
 }
 
-export const isUniqueViolation = (error: unknown): boolean => {
+/** Whether `error`, or any error it wraps (drivers nest them), carries the Postgres `code`. */
+const hasPostgresCode = (error: unknown, code: string): boolean => {
   let e: unknown = error;
   for (let depth = 0; e && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
+    if ((e as { code?: unknown }).code === code) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
 };
+
+export const isUniqueViolation = (error: unknown): boolean => hasPostgresCode(error, '23505');
+
+export const isForeignKeyViolation = (error: unknown): boolean => hasPostgresCode(error, '23503');

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDriver } from '../../test/database.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { appBootstrap, profiles, users } from '../schema.ts';
+import { appBootstrap, profiles, users } from '../schema/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { userSettings } from '../schema.ts';
+import { userSettings } from '../schema/index.ts';
 
 export type SettingsRow = typeof userSettings.$inferSelect;
 

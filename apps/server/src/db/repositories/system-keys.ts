@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { adminAuditLogs, providerSettings, systemApiKeys } from '../schema.ts';
+import { providerSettings, systemApiKeys } from '../schema/index.ts';
+import { writeAuditLog } from './audit-logs.ts';
 
 export type SystemKeyRow = typeof systemApiKeys.$inferSelect;
 export type SystemKeyKind = SystemKeyRow['kind'];
@@ -98,17 +99,6 @@ export class AdminKeysRepository {
     private readonly adminId: string,
   ) {}
 
-  private audit(
-    tx: Db,
-    entry: { action: string; table_name: string; record_id: string; details: object },
-  ) {
-    return tx.insert(adminAuditLogs).values({
-      admin_id: this.adminId,
-      ...entry,
-      details: entry.details as Record<string, unknown>,
-    });
-  }
-
   async upsertKey(row: {
     provider: string;
     kind: SystemKeyKind;
@@ -117,8 +107,8 @@ export class AdminKeysRepository {
     model: string | null;
   }): Promise<MaskedSystemKey> {
     return this.db.transaction(async (tx) => {
-      const saved = await upsertKey(tx as unknown as Db, row);
-      await this.audit(tx as unknown as Db, {
+      const saved = await upsertKey(tx, row);
+      await writeAuditLog(tx, this.adminId, {
         action: 'set_api_key',
         table_name: 'system_api_keys',
         record_id: saved.id,
@@ -135,7 +125,7 @@ export class AdminKeysRepository {
         .where(and(eq(systemApiKeys.provider, provider), eq(systemApiKeys.kind, kind)))
         .returning({ id: systemApiKeys.id, key_hint: systemApiKeys.key_hint });
       if (!deleted) return false;
-      await this.audit(tx as unknown as Db, {
+      await writeAuditLog(tx, this.adminId, {
         action: 'delete_api_key',
         table_name: 'system_api_keys',
         record_id: deleted.id,
@@ -154,7 +144,7 @@ export class AdminKeysRepository {
           target: providerSettings.provider,
           set: { enabled, updated_at: new Date() },
         });
-      await this.audit(tx as unknown as Db, {
+      await writeAuditLog(tx, this.adminId, {
         action: enabled ? 'enable_provider' : 'disable_provider',
         table_name: 'provider_settings',
         record_id: provider,

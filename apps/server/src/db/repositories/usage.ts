@@ -1,16 +1,25 @@
 import { and, desc, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { AnalyticsResponse } from '@chorus/shared/api/analytics';
-import type { ModelTokenUsage, UserDailyUsage } from '@chorus/shared/api/usage';
+import type { ActivityTotals, AnalyticsResponse } from '@chorus/shared/api/analytics';
+import type {
+  ModelTokenUsage,
+  SourceUsage,
+  UsageSource,
+  UserDailyUsage,
+} from '@chorus/shared/api/usage';
 import type { Db } from '../client.ts';
-import { clientErrors, messages, promptUsage, usageEvents, users } from '../schema.ts';
+import { clientErrors, promptUsage, usageEvents, users } from '../schema/index.ts';
+import { activityByDay, activityTotals, utcDay } from './activity.ts';
 
 export type UsageEventInput = {
-  kind: 'chat' | 'proxy';
+  source: UsageSource;
   provider: string;
   model: string | null;
   input_tokens: number;
   output_tokens: number;
+  cost_usd: number | null;
+  latency_ms: number | null;
+  ttft_ms: number | null;
   status: 'ok' | 'error';
 };
 
@@ -54,10 +63,6 @@ export class UsageRepository {
   }
 }
 
-/** UTC day of a timestamp column, as YYYY-MM-DD text on both drivers. */
-const utcDay = (column: unknown) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
-
 /** Half-open UTC range [from 00:00, day after `to` 00:00). */
 const rangeOf = (from: string, to: string) => {
   const start = new Date(`${from}T00:00:00.000Z`);
@@ -71,9 +76,37 @@ export const usageStatistics = async (
   db: Db,
   from: string,
   to: string,
-): Promise<{ prompt_usage: UserDailyUsage[]; tokens: ModelTokenUsage[] }> => {
-  const { start, end } = rangeOf(from, to);
-  const [daily, tokens] = await Promise.all([
+): Promise<{
+  activity: ActivityTotals;
+  prompt_usage: UserDailyUsage[];
+  tokens: ModelTokenUsage[];
+  sources: SourceUsage[];
+}> => {
+  const range = rangeOf(from, to);
+  const { start, end } = range;
+  const inRange = and(gte(usageEvents.created_at, start), lt(usageEvents.created_at, end));
+  const totals = {
+    calls: sql<number>`count(*)::int`,
+    errors: sql<number>`(count(*) filter (where ${usageEvents.status} = 'error'))::int`,
+    input_tokens: sql<number>`coalesce(sum(${usageEvents.input_tokens}), 0)::bigint`,
+    output_tokens: sql<number>`coalesce(sum(${usageEvents.output_tokens}), 0)::bigint`,
+    cost_usd: sql<string | null>`sum(${usageEvents.cost_usd})`,
+  };
+  const numbers = (r: {
+    calls: number;
+    errors: number;
+    input_tokens: number;
+    output_tokens: number;
+    cost_usd: string | number | null;
+  }) => ({
+    calls: Number(r.calls),
+    errors: Number(r.errors),
+    input_tokens: Number(r.input_tokens),
+    output_tokens: Number(r.output_tokens),
+    cost_usd: r.cost_usd === null ? null : Number(r.cost_usd),
+  });
+  const [activity, daily, tokens, sources] = await Promise.all([
+    activityTotals(db, range),
     db
       .select({
         user_id: promptUsage.user_id,
@@ -86,29 +119,23 @@ export const usageStatistics = async (
       .where(and(gte(promptUsage.date, from), sql`${promptUsage.date} <= ${to}`))
       .orderBy(desc(promptUsage.date), asc(users.email)),
     db
-      .select({
-        provider: usageEvents.provider,
-        model: usageEvents.model,
-        calls: sql<number>`count(*)::int`,
-        errors: sql<number>`(count(*) filter (where ${usageEvents.status} = 'error'))::int`,
-        input_tokens: sql<number>`coalesce(sum(${usageEvents.input_tokens}), 0)::bigint`,
-        output_tokens: sql<number>`coalesce(sum(${usageEvents.output_tokens}), 0)::bigint`,
-      })
+      .select({ provider: usageEvents.provider, model: usageEvents.model, ...totals })
       .from(usageEvents)
-      .where(and(gte(usageEvents.created_at, start), lt(usageEvents.created_at, end)))
+      .where(inRange)
       .groupBy(usageEvents.provider, usageEvents.model)
       .orderBy(asc(usageEvents.provider), asc(usageEvents.model)),
+    db
+      .select({ source: usageEvents.source, ...totals })
+      .from(usageEvents)
+      .where(inRange)
+      .groupBy(usageEvents.source)
+      .orderBy(asc(usageEvents.source)),
   ]);
   return {
+    activity,
     prompt_usage: daily.map((d) => ({ ...d, count: Number(d.count) })),
-    tokens: tokens.map((t) => ({
-      provider: t.provider,
-      model: t.model,
-      calls: Number(t.calls),
-      errors: Number(t.errors),
-      input_tokens: Number(t.input_tokens),
-      output_tokens: Number(t.output_tokens),
-    })),
+    tokens: tokens.map((t) => ({ provider: t.provider, model: t.model, ...numbers(t) })),
+    sources: sources.map((s) => ({ source: s.source, ...numbers(s) })),
   };
 };
 
@@ -124,78 +151,56 @@ export const daysBetween = (from: string, to: string): string[] => {
   return out;
 };
 
-/** Daily activity of the whole workspace, counted from messages, usage_events and client_errors. */
+/**
+ * Daily activity of the whole workspace: active users, messages and failed replies as
+ * activity.ts defines them, AI calls and their failures from usage_events, browser errors.
+ */
 export const analytics = async (db: Db, from: string, to: string): Promise<AnalyticsResponse> => {
-  const { start, end } = rangeOf(from, to);
-  const inRange = (column: AnyPgColumn) => and(gte(column, start), lt(column, end));
-  const messageDay = utcDay(messages.created_at);
+  const range = rangeOf(from, to);
+  const inRange = (column: AnyPgColumn) => and(gte(column, range.start), lt(column, range.end));
   const eventDay = utcDay(usageEvents.created_at);
   const clientErrorDay = utcDay(clientErrors.created_at);
 
-  const [messageRows, eventRows, activeRows, clientErrorRows, providerRows, totalActive] =
-    await Promise.all([
-      db
-        .select({
-          day: messageDay,
-          messages: sql<number>`count(*)::int`,
-          failed: sql<number>`(count(*) filter (where ${messages.role} = 'assistant' and ${messages.status} = 'error'))::int`,
-        })
-        .from(messages)
-        .where(inRange(messages.created_at))
-        .groupBy(sql`1`),
-      db
-        .select({
-          day: eventDay,
-          calls: sql<number>`count(*)::int`,
-          errors: sql<number>`(count(*) filter (where ${usageEvents.status} = 'error'))::int`,
-        })
-        .from(usageEvents)
-        .where(inRange(usageEvents.created_at))
-        .groupBy(sql`1`),
-      db.execute<{ day: string; users: number }>(sql`
-        select day, count(distinct user_id)::int as users from (
-          select ${messageDay} as day, ${messages.user_id} as user_id from ${messages}
-            where ${messages.role} = 'user' and ${inRange(messages.created_at)}
-          union all
-          select ${eventDay} as day, ${usageEvents.user_id} as user_id from ${usageEvents}
-            where ${inRange(usageEvents.created_at)}
-        ) active group by day`),
-      db
-        .select({ day: clientErrorDay, n: sql<number>`count(*)::int` })
-        .from(clientErrors)
-        .where(inRange(clientErrors.created_at))
-        .groupBy(sql`1`),
-      db
-        .select({ provider: usageEvents.provider, calls: sql<number>`count(*)::int` })
-        .from(usageEvents)
-        .where(inRange(usageEvents.created_at))
-        .groupBy(usageEvents.provider)
-        .orderBy(desc(sql`2`), asc(usageEvents.provider)),
-      db.execute<{ users: number }>(sql`
-        select count(distinct user_id)::int as users from (
-          select ${messages.user_id} as user_id from ${messages}
-            where ${messages.role} = 'user' and ${inRange(messages.created_at)}
-          union
-          select ${usageEvents.user_id} from ${usageEvents} where ${inRange(usageEvents.created_at)}
-        ) active`),
-    ]);
+  const [activity, totals, eventRows, clientErrorRows, providerRows] = await Promise.all([
+    activityByDay(db, range),
+    activityTotals(db, range),
+    db
+      .select({
+        day: eventDay,
+        calls: sql<number>`count(*)::int`,
+        errors: sql<number>`(count(*) filter (where ${usageEvents.status} = 'error'))::int`,
+      })
+      .from(usageEvents)
+      .where(inRange(usageEvents.created_at))
+      .groupBy(sql`1`),
+    db
+      .select({ day: clientErrorDay, n: sql<number>`count(*)::int` })
+      .from(clientErrors)
+      .where(inRange(clientErrors.created_at))
+      .groupBy(sql`1`),
+    db
+      .select({ provider: usageEvents.provider, calls: sql<number>`count(*)::int` })
+      .from(usageEvents)
+      .where(inRange(usageEvents.created_at))
+      .groupBy(usageEvents.provider)
+      .orderBy(desc(sql`2`), asc(usageEvents.provider)),
+  ]);
 
   const byDay = <T extends { day: string }>(rows: T[]) => new Map(rows.map((r) => [r.day, r]));
-  const msgs = byDay(messageRows);
   const events = byDay(eventRows);
-  const active = byDay(rowsOf<{ day: string; users: number }>(activeRows));
   const clientErrs = byDay(clientErrorRows);
   const days = daysBetween(from, to).map((date) => {
     const calls = Number(events.get(date)?.calls ?? 0);
     const errors = Number(events.get(date)?.errors ?? 0);
+    const day = activity.get(date);
     return {
       date,
-      active_users: Number(active.get(date)?.users ?? 0),
-      messages: Number(msgs.get(date)?.messages ?? 0),
+      active_users: day?.active_users ?? 0,
+      messages: day?.messages ?? 0,
       calls,
       errors,
       error_rate: calls === 0 ? 0 : errors / calls,
-      failed_replies: Number(msgs.get(date)?.failed ?? 0),
+      failed_replies: day?.failed_replies ?? 0,
       client_errors: Number(clientErrs.get(date)?.n ?? 0),
     };
   });
@@ -210,14 +215,9 @@ export const analytics = async (db: Db, from: string, to: string): Promise<Analy
       share: totalCalls === 0 ? 0 : Number(p.calls) / totalCalls,
     })),
     totals: {
-      active_users: Number(rowsOf<{ users: number }>(totalActive)[0]?.users ?? 0),
-      messages: days.reduce((n, d) => n + d.messages, 0),
+      ...totals,
       calls: totalCalls,
       errors: days.reduce((n, d) => n + d.errors, 0),
     },
   };
 };
-
-/** `db.execute` answers `{rows}` on node-postgres and PGlite alike. */
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);

@@ -14,7 +14,8 @@ import type { PlanChoice, UserStatisticsRow } from '@chorus/shared/api/admin';
 import type { Role } from '@chorus/shared/roles';
 import type { Db } from '../client.ts';
 import { containsPattern } from '../like.ts';
-import { pricingPlans, userStatistics } from '../schema.ts';
+import { pricingPlans, userStatistics } from '../schema/index.ts';
+import { lastActiveOf, messageCountOf } from './activity.ts';
 import { FREE_PLAN_NAME } from './plans.ts';
 
 const iso = (v: Date | string | null): string | null =>
@@ -22,12 +23,22 @@ const iso = (v: Date | string | null): string | null =>
 
 type StatisticsRow = typeof userStatistics.$inferSelect;
 
-const withPlanName = { ...getViewSelectedFields(userStatistics), plan_name: pricingPlans.name };
+// The view's message count and last activity count otherwise (every message, a session's last
+// refresh); the back office shows one definition of each (activity.ts).
+const withPlanName = {
+  ...getViewSelectedFields(userStatistics),
+  last_active: lastActiveOf(userStatistics.user_id),
+  message_count: messageCountOf(userStatistics.user_id),
+  plan_name: pricingPlans.name,
+};
 
 const toRow = ({
   plan_name,
   ...r
-}: StatisticsRow & { plan_name: string | null }): UserStatisticsRow => ({
+}: Omit<StatisticsRow, 'last_active'> & {
+  last_active: Date | string | null;
+  plan_name: string | null;
+}): UserStatisticsRow => ({
   ...r,
   plan_name: plan_name ?? FREE_PLAN_NAME,
   suspended_at: iso(r.suspended_at),

@@ -12,7 +12,13 @@ import {
 import type { CSSProperties, ReactNode } from 'react';
 
 /** Who a mail is from and where people get help: MAIL_FROM, SUPPORT_EMAIL and APP_URL. */
-export type EmailIdentity = { appUrl: string; mailFrom: string; supportEmail: string };
+export type EmailIdentity = {
+  appUrl: string;
+  mailFrom: string;
+  supportEmail: string;
+  /** The token of an address's unsubscribe link (email/unsubscribe-token.ts). */
+  unsubscribeToken: (email: string) => string;
+};
 
 export const styles = {
   body: {

@@ -69,7 +69,7 @@ export const RunNotificationEmail = ({ identity, notification: n }: RunNotificat
     <EmailLayout
       preview={d.subject}
       identity={identity}
-      unsubscribeUrl={`${identity.appUrl}${unsubscribePath(n.to.trim())}`}
+      unsubscribeUrl={`${identity.appUrl}${unsubscribePath(n.to.trim(), identity.unsubscribeToken(n.to))}`}
     >
       <Heading style={styles.heading}>{d.heading}</Heading>
       <Text style={styles.text}>{d.lead}</Text>
@@ -96,6 +96,7 @@ export const runNotificationEmail = async (opts: {
     subject: opts.subject ?? describe(opts.notification).subject,
     template: opts.notification.kind,
     respectsUnsubscribe: true,
+    secrets: [opts.identity.unsubscribeToken(opts.notification.to)],
     ...(await renderEmail(<RunNotificationEmail {...opts} />)),
   };
 };

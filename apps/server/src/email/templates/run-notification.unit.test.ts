@@ -6,6 +6,7 @@ const identity = {
   appUrl: 'https://chorus.example',
   mailFrom: 'Chorus <no-reply@chorus.example>',
   supportEmail: 'support@chorus.example',
+  unsubscribeToken: () => 'token-of-the-address',
 };
 
 describe('run notification checks (spec §5)', () => {

@@ -27,7 +27,7 @@ export const WelcomeEmail = ({ identity, to, userName }: WelcomeEmailProps) => {
     <EmailLayout
       preview="Your Chorus workspace is ready"
       identity={identity}
-      unsubscribeUrl={url(unsubscribePath(to))}
+      unsubscribeUrl={url(unsubscribePath(to, identity.unsubscribeToken(to)))}
     >
       <Heading style={styles.heading}>{`Welcome to Chorus, ${name}!`}</Heading>
       <Text style={styles.text}>
@@ -68,5 +68,6 @@ export const welcomeEmail = async (opts: {
   subject: welcomeSubject,
   template: 'welcome',
   respectsUnsubscribe: true,
+  secrets: [opts.identity.unsubscribeToken(opts.to)],
   ...(await renderEmail(<WelcomeEmail {...opts} />)),
 });

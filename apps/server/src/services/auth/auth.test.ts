@@ -3,6 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../../test/harness.ts';
+import { weakPasswordMessage } from '@chorus/shared/password-policy';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,9 +20,9 @@ const resetLinkPattern = new RegExp(
   `${TEST_APP_URL.replaceAll('.', '\\.')}/reset-password\\?token=([^\\s"<&]+)`,
 );
 
-/** The token of the newest reset mail in the outbox for `email`. */
+/** The token of the newest reset mail to `email`, as its recipient gets it. */
 const latestResetToken = async (app: TestApp, email: string): Promise<string> => {
-  const mails = await app.outboxFor(email);
+  const mails = await app.deliveredTo(email);
   const text = mails.at(-1)?.text ?? '';
   const match = resetLinkPattern.exec(text);
   if (!match) throw new Error(`no reset link in the mail to ${email}: ${text}`);
@@ -49,6 +50,45 @@ describe('sign-up', () => {
     expect(session.body?.user.email).toBe('signup-cookie@example.com');
     expect(session.body).not.toHaveProperty('token');
     expect(session.body?.session).not.toHaveProperty('token');
+  });
+
+  it('refuses a password that is easy to guess wherever one is chosen, saying why', async () => {
+    const weak = await t.client().signUp('weak-password@example.com', '12345678');
+    expect(weak.status).toBe(400);
+    expect(weak.body).toMatchObject({
+      code: 'PASSWORD_TOO_WEAK',
+      message: weakPasswordMessage('topTen'),
+    });
+    const ownName = await t.client().signUp('jane.doe@example.com', 'jane.doe');
+    expect(ownName.status).toBe(400);
+
+    const user = await t.user('strong-password@example.com');
+    const change = await user.post('/auth/v1/change-password', {
+      currentPassword: 'correct-horse-1',
+      newPassword: 'password1',
+    });
+    expect(change).toMatchObject({ status: 400, body: { code: 'PASSWORD_TOO_WEAK' } });
+    await t.client().post('/auth/v1/request-password-reset', { email: user.email });
+    const token = await latestResetToken(t, user.email);
+    const reset = await t
+      .client()
+      .post('/auth/v1/reset-password', { token, newPassword: 'qwertyuiop' });
+    expect(reset).toMatchObject({ status: 400, body: { code: 'PASSWORD_TOO_WEAK' } });
+    expect(await signInStatus(user.email, 'correct-horse-1')).toBe(200);
+  });
+
+  it('lists a user’s sessions without their tokens', async () => {
+    const c = await t.user('list-sessions@example.com');
+    await t.client().signIn('list-sessions@example.com');
+    const list = await c.get<Record<string, unknown>[]>('/auth/v1/list-sessions');
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(2);
+    for (const session of list.body) {
+      expect(session).toHaveProperty('id');
+      expect(session).not.toHaveProperty('token');
+    }
+    const cookieToken = decodeURIComponent(c.cookies.get('chorus.session_token')!).split('.')[0]!;
+    expect(JSON.stringify(list.body)).not.toContain(cookieToken);
   });
 
   it('refuses a second account for the same e-mail without a server error', async () => {
@@ -134,7 +174,7 @@ describe('change-password', () => {
   it('is refused to a guest', async () => {
     const res = await t.client().post('/auth/v1/change-password', {
       currentPassword: 'whatever-1',
-      newPassword: 'whatever-2',
+      newPassword: 'an-unguessable-choice-2',
     });
     expect(res.status).toBe(401);
   });
@@ -148,7 +188,7 @@ describe('password reset', () => {
       .post('/auth/v1/request-password-reset', { email: 'reset-mail@example.com' });
     expect(res.status).toBe(200);
 
-    const [mail, ...more] = await t.outboxFor('reset-mail@example.com', 'password_reset');
+    const [mail, ...more] = await t.deliveredTo('reset-mail@example.com', 'password_reset');
     expect(more).toHaveLength(0);
     expect(mail).toMatchObject({ status: 'pending', template: 'password_reset' });
     expect(mail!.text).toContain(`${TEST_APP_URL}/reset-password?token=`);
@@ -270,8 +310,11 @@ describe('password reset through a real SMTP server', () => {
       expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
       expect(row!.sent_at).toBeInstanceOf(Date);
 
-      const token = await latestResetToken(t, 'smtp-ann@example.com');
-      expect(mail.text).toContain(encodeURIComponent(token));
+      // Delivered: the outbox keeps only the copy without the link, and not the link itself.
+      const token = resetLinkPattern.exec(mail.text ?? '')![1]!;
+      expect(`${row!.html}${row!.text}`).not.toContain(token);
+      expect(row!.text).toContain('/reset-password?token=[hidden]');
+      expect(row!.sealed_body).toBe('');
     } finally {
       await mailing.close();
     }

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
-import { APIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { peopleMessages } from '@chorus/shared/messages';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { passwordRules } from '@chorus/shared/limits';
+import { weakPasswordReason } from './password-strength.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProfilesRepository } from '../../db/repositories/profiles.ts';
-import { claimFirstUser } from '../../db/repositories/roles.ts';
+import { claimFirstUser, findAccess } from '../../db/repositories/roles.ts';
 import { SettingsRepository } from '../../db/repositories/settings.ts';
-import { isSuspended } from '../../db/repositories/admin-users.ts';
 import { decideSignUp, inviteFrom } from '../rest/signup-mode/signup-policy.ts';
-import { accounts, sessions, users, verifications } from '../../db/schema.ts';
+import { accounts, sessions, users, verifications } from '../../db/schema/index.ts';
 import { emailIdentity } from '../../email/identity.ts';
 import { passwordResetEmail } from '../../email/templates/password-reset.tsx';
 import type { Mailer } from '../../email/transport.ts';
@@ -22,6 +22,25 @@ import type { Logger } from '../../logger.ts';
 export const CLIENT_IP_HEADER = 'x-chorus-client-ip';
 
 export const AUTH_BASE_PATH = '/auth/v1';
+
+/** How long a session is trusted from its signed cookie before the database is asked again. */
+export const SESSION_COOKIE_CACHE_SECONDS = 5;
+
+export const AUTH_COOKIE_PREFIX = 'chorus';
+
+/** Longer names would only fill screens and mails; better-auth sets no limit of its own. */
+const NAME_MAX_LENGTH = 100;
+
+/** The endpoints where a password is chosen, and the body field that holds it. */
+const passwordFields: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+};
+
+/** Cookies carry `Secure` (and the `__Secure-` prefix) when the app is served over https. */
+export const secureCookies = (config: Pick<Config, 'appUrl'>) =>
+  config.appUrl.startsWith('https://');
 
 /** Everything a new account gets: profile on the Free plan, settings, and the first-user claim. */
 export const provisionUser = async (
@@ -34,7 +53,14 @@ export const provisionUser = async (
   await claimFirstUser(db, user.id);
 };
 
-export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: Logger }) => {
+export const createAuth = (deps: {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  log: Logger;
+  /** Told of every session that ends (sign-out, revocation, password reset). */
+  onSessionEnded: (session: { id: string; userId: string }) => Promise<void>;
+}) => {
   const { db, config, mailer, log } = deps;
   return betterAuth({
     appName: 'Chorus',
@@ -56,19 +82,24 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
       // Links point at APP_URL, the public host (spec §2), and land on the web's reset page.
       sendResetPassword: async ({ user, token }) => {
         const resetLink = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        await mailer.send(
-          await passwordResetEmail({
+        await mailer.send({
+          ...(await passwordResetEmail({
             identity: emailIdentity(config),
             to: user.email,
             userName: user.name,
             resetLink,
-          }),
-        );
+          })),
+          // Whoever reads the outbox (an admin) sees the mail without the link that resets.
+          secrets: [token],
+        });
       },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
+      // The session rides in a signed cookie for 5 s, so most requests skip the session query;
+      // a sign-out or revocation reaches every instance within that time (ARCHITECTURE §11).
+      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS, strategy: 'compact' },
     },
     // Chorus applies its own per-category limits (rate-limit.ts) with state in the database.
     rateLimit: { enabled: false },
@@ -76,8 +107,8 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
       // UUIDs made here: the `uuid` option would leave the id to a database default.
       database: { generateId: () => randomUUID() },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      cookiePrefix: 'chorus',
-      useSecureCookies: config.appUrl.startsWith('https://'),
+      cookiePrefix: AUTH_COOKIE_PREFIX,
+      useSecureCookies: secureCookies(config),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
     databaseHooks: {
@@ -105,11 +136,17 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
           },
         },
       },
-      // A suspended account cannot sign in (its sessions were ended when it was suspended).
       session: {
+        // Every instance stops trusting the session's signed cookie cache at once.
+        delete: {
+          after: async (session) => {
+            await deps.onSessionEnded(session);
+          },
+        },
+        // A suspended account cannot sign in (its sessions were ended when it was suspended).
         create: {
           before: async (session) => {
-            if (await isSuspended(db, session.userId)) {
+            if ((await findAccess(db, session.userId))?.suspended) {
               throw new APIError('FORBIDDEN', {
                 message: peopleMessages.accountSuspended,
                 code: 'ACCOUNT_SUSPENDED',
@@ -119,6 +156,30 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
         },
       },
     },
+    hooks: {
+      // A password that is easy to guess is refused wherever one is chosen (issue 13, point 7).
+      before: createAuthMiddleware(async (ctx) => {
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        if (
+          (ctx.path === '/sign-up/email' || ctx.path === '/update-user') &&
+          typeof body.name === 'string' &&
+          body.name.length > NAME_MAX_LENGTH
+        ) {
+          throw new APIError('BAD_REQUEST', {
+            message: peopleMessages.nameTooLong(NAME_MAX_LENGTH),
+            code: 'NAME_TOO_LONG',
+          });
+        }
+        const field = passwordFields[ctx.path];
+        if (!field) return;
+        const password = body[field];
+        if (typeof password !== 'string') return;
+        const inputs = [body.email, body.name].filter((v): v is string => typeof v === 'string');
+        const reason = weakPasswordReason(password, inputs);
+        if (reason)
+          throw new APIError('BAD_REQUEST', { message: reason, code: 'PASSWORD_TOO_WEAK' });
+      }),
+    },
     // Without this, better-auth prints errors raised before an endpoint runs (a body that is not
     // JSON) with console.error, past our structured logger and LOG_LEVEL.
     onAPIError: {
@@ -127,7 +188,8 @@ export const createAuth = (deps: { db: Db; config: Config; mailer: Mailer; log: 
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {
-        const detail = args.map((a) => (a instanceof Error ? a.message : a));
+        // Errors go to the logger whole: its serializer keeps what is safe of them.
+        const detail = args;
         if (level === 'error') log.error({ source: 'better-auth', detail }, message);
         else if (level === 'warn') log.warn({ source: 'better-auth', detail }, message);
       },

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { messages } from '@chorus/shared/messages';
-import { isSuspended } from '../../db/repositories/admin-users.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { findActiveSession } from '../../http/session.ts';
 
 /** better-auth's lifetime of a "don't remember me" session (its internal adapter's createSession). */
 const dontRememberSeconds = 60 * 60 * 24;
@@ -16,22 +16,14 @@ const dontRememberSeconds = 60 * 60 * 24;
  * without the session token; limited by the `token_refresh` window per user.
  */
 export const refreshSession = async (c: Context<AppEnv>) => {
-  const { auth, limiters, log } = c.var.deps;
-  const found = await auth.api.getSession({
-    headers: c.req.raw.headers,
-    query: { disableCookieCache: true, disableRefresh: true },
+  const { auth } = c.var.deps;
+  const found = await findActiveSession(c.var.deps, c.req.raw.headers, {
+    disableCookieCache: true,
+    disableRefresh: true,
   });
-  // A suspended account counts as signed out here as everywhere (`loadSession`).
-  if (!found || (await isSuspended(c.var.deps.database.db, found.user.id))) {
-    throw new ApiError(401, 'auth:required', messages.auth.required);
-  }
+  if (!found) throw new ApiError(401, 'auth:required', messages.auth.required);
 
-  const limited = await rateLimit(
-    limiters.token_refresh,
-    'token_refresh',
-    () => found.user.id,
-    log,
-  )(c, async () => undefined);
+  const limited = await rateLimit('token_refresh', () => found.user.id)(c, async () => undefined);
   if (limited) return limited;
 
   const ctx = await auth.$context;
@@ -60,6 +52,18 @@ export const refreshSession = async (c: Context<AppEnv>) => {
       maxAge: dontRemember ? undefined : lifetimeSeconds,
     });
   }
+
+  // The signed cookie cache still holds the old expiry: drop it, so the next read takes the new
+  // one from the database and caches that.
+  const cache = cookies.sessionData;
+  setCookie(c, cache.name, '', {
+    path: cache.attributes.path ?? '/',
+    domain: cache.attributes.domain,
+    secure: cache.attributes.secure,
+    httpOnly: cache.attributes.httpOnly,
+    sameSite: cache.attributes.sameSite,
+    maxAge: 0,
+  });
 
   const { token: _token, ...session } = found.session;
   c.header('cache-control', 'no-store');

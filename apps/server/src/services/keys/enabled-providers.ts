@@ -1,4 +1,4 @@
-import { enabledProvidersCacheMs } from '@chorus/shared/api/keys';
+import { enabledProvidersCacheMs } from '@chorus/shared/limits';
 import { providerIds, type ProviderId } from '@chorus/shared/providers';
 import type { Db } from '../../db/client.ts';
 import { SystemKeysRepository } from '../../db/repositories/system-keys.ts';

@@ -6,6 +6,7 @@ import { requireUser } from '../../http/session.ts';
 /** `get-default-api-key` and `get-system-api-key` (spec §7): availability and a masked hint. */
 export const keyHintRoute = <P extends string>(path: P, summary: string) =>
   createRoute({
+    'x-access': 'user',
     method: 'post',
     path,
     tags: ['Keys'],

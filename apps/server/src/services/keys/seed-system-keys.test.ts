@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemApiKeys } from '../../db/schema.ts';
+import { systemApiKeys } from '../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { resolveProviderKey } from './resolve-key.ts';
+import { resolveProviderKey } from '../../ai/keys.ts';
 import { seedSystemKeys } from './seed-system-keys.ts';
 
 const SEED = 'sk-seed-canary-7d1e2f3a4b5c6d7e';
@@ -40,9 +40,10 @@ describe('seedSystemKeys', () => {
     expect(rows[1]!.api_key).not.toContain('canary');
 
     const user = await t.user('seeded@example.com');
-    expect(
-      await resolveProviderKey({ db: t.db, box: t.deps.box, userId: user.id, provider: 'openai' }),
-    ).toEqual({ apiKey: SEED, source: 'system' });
+    expect(await resolveProviderKey(t.deps, { userId: user.id, provider: 'openai' })).toEqual({
+      apiKey: SEED,
+      source: 'system',
+    });
   });
 
   it('leaves an unchanged key alone on the next start and logs provider names only', async () => {
@@ -65,8 +66,9 @@ describe('seedSystemKeys', () => {
     });
     expect(rotated).toEqual({ seeded: ['openai'], unchanged: [] });
     const user = await t.user('seeded-rotated@example.com');
-    expect(
-      await resolveProviderKey({ db: t.db, box: t.deps.box, userId: user.id, provider: 'openai' }),
-    ).toEqual({ apiKey: 'sk-seed-rotated-0002', source: 'system' });
+    expect(await resolveProviderKey(t.deps, { userId: user.id, provider: 'openai' })).toEqual({
+      apiKey: 'sk-seed-rotated-0002',
+      source: 'system',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { TestApiKeyResult } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
 import { providers, type ProviderId } from '@chorus/shared/providers';
+import { hostOf, readOllamaTags } from './ollama-tags.ts';
 
 /** Spec §9: key tests give up after 15 s. */
 export const KEY_TEST_TIMEOUT_MS = 15_000;
@@ -155,6 +156,18 @@ const probes = (
   },
 });
 
+/**
+ * Ollama without a key: there is no key to judge, so the test says none is needed and whether
+ * its server answers (and has a model to chat with).
+ */
+const testOllamaServer = async (baseUrl: string, timeoutMs: number): Promise<TestApiKeyResult> => {
+  const host = hostOf(baseUrl);
+  const tags = await readOllamaTags(baseUrl, timeoutMs);
+  if (!tags.ok) return bad(keyMessages.ollamaUnreachable(host, tags.reason));
+  if (tags.models.length === 0) return bad(keyMessages.ollamaNoModels(host));
+  return { valid: true, message: keyMessages.ollamaReachable(host, tags.models.length) };
+};
+
 /** Tests a key against the provider itself. Never throws; every outcome is a message. */
 export const testApiKey = async (opts: {
   provider: ProviderId;
@@ -164,6 +177,9 @@ export const testApiKey = async (opts: {
 }): Promise<TestApiKeyResult> => {
   const key = opts.apiKey.trim();
   const name = providers[opts.provider].name;
+  if (key === '' && opts.provider === 'ollama') {
+    return testOllamaServer(opts.baseUrls.ollama, opts.timeoutMs ?? KEY_TEST_TIMEOUT_MS);
+  }
   if (key === '' && !providers[opts.provider].keyOptional) {
     return bad(
       opts.provider === 'anthropic' ? keyMessages.anthropic.missing : keyMessages.emptyTestKey,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { isSuspended } from '../../db/repositories/admin-users.ts';
 import type { Deps } from '../../http/app-env.ts';
+import { findActiveSession } from '../../http/session.ts';
 import type { Authenticate } from './hub.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { Authenticate } from './hub.ts';
  * session cookie) and only with a live session.
  */
 export const sessionAuthenticator =
-  (deps: Pick<Deps, 'auth' | 'config' | 'database'>): Authenticate =>
+  (deps: Pick<Deps, 'auth' | 'config' | 'database' | 'caches'>): Authenticate =>
   async (req: IncomingMessage) => {
     const origin = req.headers.origin;
     if (!origin || !deps.config.trustedOrigins.includes(origin)) return { status: 403 };
@@ -17,7 +17,7 @@ export const sessionAuthenticator =
       if (typeof value === 'string') headers.set(name, value);
       else if (Array.isArray(value)) headers.set(name, value.join(', '));
     }
-    const session = await deps.auth.api.getSession({ headers });
-    if (!session || (await isSuspended(deps.database.db, session.user.id))) return { status: 401 };
+    const session = await findActiveSession(deps, headers);
+    if (!session) return { status: 401 };
     return { userId: session.user.id };
   };

@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RealtimeChange } from '@chorus/shared/api/realtime';
-import type { Database } from '../../db/client.ts';
+import type { Database, FeedState } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 
 export const REALTIME_PATH = '/realtime/v1';
@@ -14,9 +14,24 @@ const MAX_SOCKETS_PER_USER = 20;
 
 /** Close code telling the browser its session ended (suspended, revoked): do not reconnect. */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
+/**
+ * Close code (RFC 6455 "try again later") while the change feed is down: changes are being missed,
+ * so the browser should reconnect, and refetch, once it is back.
+ */
+export const FEED_DOWN_CLOSE_CODE = 1013;
 
 type Envelope =
-  { user_id: string; change: RealtimeChange } | { user_id: string; session_ended: true };
+  | { user_id: string; change: RealtimeChange }
+  | { user_id: string; changes: RealtimeChange[] }
+  | { user_id: string; session_ended: true };
+
+/**
+ * The notice of `changes` as an SQL expression, to select in the very statement that makes them:
+ * NOTIFY is delivered on commit, so the notice costs no round trip of its own and goes out only
+ * if the change is stored.
+ */
+export const realtimeNotice = (userId: string, changes: RealtimeChange[]): SQL =>
+  sql`pg_notify(${CHANNEL}, ${JSON.stringify({ user_id: userId, changes } satisfies Envelope)})`;
 
 export type Realtime = {
   /** Tells every instance that `userId`'s data changed; only that user's sockets hear it. */
@@ -25,6 +40,8 @@ export type Realtime = {
   endSessions(userId: string): Promise<void>;
   /** Accepts WebSocket upgrades at /realtime/v1 on the HTTP server. */
   attach(server: Server, authenticate: Authenticate): Promise<void>;
+  /** `off` until attached; `unavailable` while the change feed (LISTEN) is down. */
+  health(): 'ok' | 'unavailable' | 'off';
   close(): Promise<void>;
 };
 
@@ -41,6 +58,19 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
   let unlisten: (() => Promise<void>) | undefined;
   let pinger: NodeJS.Timeout | undefined;
+  let feed: FeedState | undefined;
+
+  /** While the feed is down sockets would miss changes unawares: they are closed instead. */
+  const onFeed = (state: FeedState) => {
+    feed = state;
+    if (state === 'up') {
+      log.info('realtime feed is listening');
+      return;
+    }
+    log.warn({ sockets: sockets.size }, 'realtime feed is down; closing sockets until it is back');
+    for (const own of sockets.values())
+      for (const s of own) s.close(FEED_DOWN_CLOSE_CODE, 'live updates paused');
+  };
 
   const deliver = (payload: string) => {
     let envelope: Envelope;
@@ -58,9 +88,12 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
       }
       return;
     }
-    const message = JSON.stringify({ type: 'change', change: envelope.change });
-    for (const socket of own) {
-      if (socket.readyState === socket.OPEN) socket.send(message);
+    const changes = 'changes' in envelope ? envelope.changes : [envelope.change];
+    for (const change of changes) {
+      const message = JSON.stringify({ type: 'change', change });
+      for (const socket of own) {
+        if (socket.readyState === socket.OPEN) socket.send(message);
+      }
     }
   };
 
@@ -73,12 +106,13 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
     }
   };
 
-  const refuse = (socket: Duplex, status: 401 | 403 | 404 | 429) => {
+  const refuse = (socket: Duplex, status: 401 | 403 | 404 | 429 | 503) => {
     const text = {
       401: 'Unauthorized',
       403: 'Forbidden',
       404: 'Not Found',
       429: 'Too Many Requests',
+      503: 'Service Unavailable',
     }[status];
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -107,7 +141,7 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
     publish: (userId, change) => notify({ user_id: userId, change }),
     endSessions: (userId) => notify({ user_id: userId, session_ended: true }),
     async attach(server, authenticate) {
-      unlisten = await database.listen(CHANNEL, deliver);
+      unlisten = await database.listen(CHANNEL, deliver, onFeed);
       pinger = setInterval(() => {
         for (const own of sockets.values()) {
           for (const s of own) {
@@ -127,6 +161,7 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
         socket.on('error', () => socket.destroy());
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         if (path !== REALTIME_PATH) return refuse(socket, 404);
+        if (feed !== 'up') return refuse(socket, 503);
         authenticate(req)
           .then((who) => {
             if ('status' in who) return refuse(socket, who.status);
@@ -140,6 +175,7 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
           });
       });
     },
+    health: () => (feed === undefined ? 'off' : feed === 'up' ? 'ok' : 'unavailable'),
     async close() {
       clearInterval(pinger);
       for (const own of sockets.values()) for (const s of own) s.close(1001, 'server stopping');

@@ -14,7 +14,7 @@ let server: Server;
 let url: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ providerSim: true });
   server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
       resolve(s as Server),
@@ -47,7 +47,8 @@ const connect = (cookies: Map<string, string>, origin = TEST_APP_URL) =>
     ws.on('error', reject);
   });
 
-const eventually = async (check: () => boolean, ms = 2_000) => {
+/** Waits until `check` holds; a deadline for a broken build, not a bar on speed (that is bench/). */
+const eventually = async (check: () => boolean, ms = 10_000) => {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error('not heard in time');
@@ -56,16 +57,14 @@ const eventually = async (check: () => boolean, ms = 2_000) => {
 };
 
 describe('/realtime/v1', () => {
-  it("tells a user's other tabs about their changes within a second, and nobody else", async () => {
+  it("tells a user's other tabs about their changes, and nobody else", async () => {
     const ann = await t.user('rt-ann@example.com');
     const bob = await t.user('rt-bob@example.com');
     const annTab = await connect(ann.cookies);
     const bobTab = await connect(bob.cookies);
 
-    const started = Date.now();
     const conv = (await ann.post<Conversation>('/rest/v1/conversations', { title: 'Live' })).body;
     await eventually(() => annTab.heard.some((m) => m.change?.id === conv.id));
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(annTab.heard.find((m) => m.change?.id === conv.id)?.change).toMatchObject({
       table: 'conversations',
       type: 'INSERT',
@@ -76,11 +75,34 @@ describe('/realtime/v1', () => {
       role: 'user',
     });
     await eventually(() => annTab.heard.some((m) => m.change?.table === 'messages'));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(bobTab.heard.filter((m) => m.type === 'change')).toEqual([]);
+    // Changes reach the sockets in order: once Bob hears his own later change, anything of Ann's
+    // sent to him would already be there.
+    const bobs = (await bob.post<Conversation>('/rest/v1/conversations', { title: 'Mine' })).body;
+    await eventually(() => bobTab.heard.some((m) => m.change?.id === bobs.id));
+    expect(bobTab.heard.filter((m) => m.type === 'change').map((m) => m.change?.id)).toEqual([
+      bobs.id,
+    ]);
     expect(JSON.stringify(annTab.heard)).not.toContain('secret words');
     annTab.ws.close();
     bobTab.ws.close();
+  });
+
+  it('announces a chat turn from the statements that store it: the messages, then the finished reply', async () => {
+    const ann = await t.user('rt-chat@example.com');
+    await ann.request('PUT', '/rest/v1/api-keys/openai', { api_key: 'sk-rt-chat-0001' });
+    const conv = (await ann.post<Conversation>('/rest/v1/conversations', { title: 'Turn' })).body;
+    const tab = await connect(ann.cookies);
+    const res = await ann.post<string>('/functions/v1/chat', {
+      conversation_id: conv.id,
+      provider: 'openai',
+      text: 'Hello there',
+    });
+    expect(res.status).toBe(200);
+    const heard = () =>
+      tab.heard.filter((m) => m.change?.table === 'messages').map((m) => m.change!.type);
+    await eventually(() => heard().includes('UPDATE'));
+    expect(heard()).toEqual(['INSERT', 'INSERT', 'UPDATE']);
+    tab.ws.close();
   });
 
   it('refuses sockets without a session or from another origin', async () => {

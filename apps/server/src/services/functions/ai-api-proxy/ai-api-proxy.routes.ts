@@ -4,6 +4,7 @@ import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi
 import { requireUser } from '../../../http/session.ts';
 
 export const aiApiProxyRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/ai-api-proxy',
   tags: ['Chat'],

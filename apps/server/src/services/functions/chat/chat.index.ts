@@ -1,30 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
-  streamText,
   type ModelMessage,
+  type UIMessageChunk,
 } from 'ai';
-import type { ChatMessageMetadata, Source } from '@chorus/shared/api/conversations';
-import { providers, resolveModel } from '@chorus/shared/providers';
-import { ConversationsRepository } from '../../../db/repositories/conversations.ts';
+import type { ChatMessageMetadata, ChatRequest } from '@chorus/shared/api/conversations';
+import { chatMessages } from '@chorus/shared/messages';
+import { prepareModelCall, type ModelCall } from '../../../ai/model-call.ts';
 import { MessagesRepository, type MessageRow } from '../../../db/repositories/messages.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { getLanguageModel } from '../../../providers/registry.ts';
-import { resolveProviderKey } from '../../keys/resolve-key.ts';
+import { SAVE_WAIT_MS, settledWithin } from '../../../lifecycle/pending-writes.ts';
 import { messageChange } from '../../realtime/changes.ts';
+import { realtimeNotice } from '../../realtime/hub.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
 import { chatRoute } from './chat.routes.ts';
-import { describeProviderError } from '../../../providers/provider-errors.ts';
-import { chargePrompt, usageRecorder } from '../../../quota/quota.ts';
+import { replyWriter } from './reply-writer.ts';
 
 /** How many earlier messages go to the model with each turn. */
 const CONTEXT_MESSAGES = 100;
-/** How often the partial reply is written while it streams (what survives a crash). */
-const FLUSH_INTERVAL_MS = 1_000;
 
-const toModelMessages = (rows: MessageRow[]): ModelMessage[] =>
+const toModelMessages = (rows: Pick<MessageRow, 'role' | 'content'>[]): ModelMessage[] =>
   rows
     .filter((m) => m.content.trim() !== '')
     .map((m) =>
@@ -35,220 +33,253 @@ const toModelMessages = (rows: MessageRow[]): ModelMessage[] =>
           : { role: 'user', content: m.content },
     );
 
-/**
- * Writes the reply as it grows, one write at a time, at most once per interval; the last write
- * (finish, stop or failure) always lands after every partial one.
- */
-const replyWriter = (
-  repo: MessagesRepository,
-  id: string,
-  onError: (e: unknown) => void,
-  onFinished: () => Promise<void>,
-) => {
-  let text = '';
-  let chain: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let finished = false;
-  const enqueue = (patch: Parameters<MessagesRepository['update']>[1]) => {
-    chain = chain.then(() => repo.update(id, patch)).catch(onError);
-    return chain;
-  };
-  return {
-    append(delta: string) {
-      text += delta;
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        void enqueue({ content: text });
-      }, FLUSH_INTERVAL_MS);
-    },
-    get text() {
-      return text;
-    },
-    /** The first outcome wins: finish, stop and failure can each report the end. */
-    finish(patch: Parameters<MessagesRepository['update']>[1]) {
-      if (finished) return chain;
-      finished = true;
-      clearTimeout(timer);
-      timer = undefined;
-      return enqueue({ content: text, ...patch }).then(onFinished);
-    },
-  };
+/** What a request asks the model, and what it changes in the conversation. */
+type Turn = {
+  context: Pick<MessageRow, 'role' | 'content'>[];
+  /** The anchor of a regenerate (messages after it go) or an edit (it and later ones go). */
+  replaced?: MessageRow | undefined;
+  inclusive: boolean;
+  /** The user message the reply answers: stored already (regenerate) or new. */
+  userMessageId: string;
+  newUserText?: string | undefined;
 };
 
-export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c) => {
-  const { deps, user } = c.var;
-  const { db } = deps.database;
-  const body = c.req.valid('json');
-  const conversations = new ConversationsRepository(db, user.id);
-  const messages = new MessagesRepository(db, user.id);
-
-  const conversation = await conversations.get(body.conversation_id);
-  if (!conversation) throw conversationNotFound();
-
-  const key = await resolveProviderKey({
-    db,
-    box: deps.box,
-    userId: user.id,
-    provider: body.provider,
-    log: deps.log,
-  });
-  const providerName = providers[body.provider].name;
-  if (!key) {
-    throw new ApiError(
-      400,
-      'keys:missing',
-      `No ${providerName} API key is available to you. Add one on the API keys page, or pick another provider.`,
-    );
-  }
-  const model = resolveModel(body.provider, body.model);
-
-  // What the request refers to is checked before the plan is charged: a request that cannot
-  // run costs no prompt.
-  let userMessage: MessageRow | undefined;
-  let edited: MessageRow | undefined;
+/** Reads what the turn refers to, checking it belongs to the user; throws a typed 4xx if not. */
+const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promise<Turn> => {
+  const recent = await messages.recentOfOwn(body.conversation_id, CONTEXT_MESSAGES);
+  if (!recent) throw conversationNotFound();
   if (body.regenerate) {
-    userMessage = await messages.lastOfRole(conversation.id, 'user');
-    if (!userMessage)
+    const at = recent.findLastIndex((m) => m.role === 'user');
+    const userMessage = recent[at];
+    if (!userMessage) {
       throw new ApiError(
         400,
         'chat:nothing_to_regenerate',
         'There is no message to answer again yet.',
       );
-  } else if (body.edit_of) {
-    edited = await messages.get(body.edit_of);
-    if (!edited || edited.conversation_id !== conversation.id || edited.role !== 'user') {
+    }
+    const later = at < recent.length - 1;
+    return {
+      context: recent.slice(0, at + 1),
+      replaced: later ? userMessage : undefined,
+      inclusive: false,
+      userMessageId: userMessage.id,
+    };
+  }
+  const text = body.text!.trim();
+  const asked = { role: 'user' as const, content: text };
+  if (body.edit_of) {
+    const edited = recent.find((m) => m.id === body.edit_of) ?? (await messages.get(body.edit_of));
+    if (!edited || edited.conversation_id !== body.conversation_id || edited.role !== 'user') {
       throw new ApiError(
         404,
         'chat:message_not_found',
         'The message to edit does not exist in this conversation.',
       );
     }
+    return {
+      context: [...recent.filter((m) => m.seq < edited.seq), asked],
+      replaced: edited,
+      inclusive: true,
+      userMessageId: randomUUID(),
+      newUserText: text,
+    };
   }
-
-  // The plan is checked and the prompt counted before anything is stored or sent.
-  await chargePrompt({ db, userId: user.id, provider: body.provider, model });
-  const recordUsage = usageRecorder({
-    db,
-    userId: user.id,
-    kind: 'chat',
-    provider: body.provider,
-    model,
-    log: deps.log,
-  });
-
-  // The user's message is committed before any provider is called.
-  let removed: MessageRow | undefined;
-  if (userMessage) {
-    if ((await messages.deleteAfter(userMessage)) > 0) removed = userMessage;
-  } else {
-    if (edited) {
-      await messages.deleteFrom(edited);
-      removed = edited;
-    }
-    userMessage = await messages.insert(conversation.id, {
-      role: 'user',
-      content: body.text!.trim(),
-      provider: body.provider,
-    });
-  }
-  const history = await messages.recent(conversation.id, CONTEXT_MESSAGES);
-  const reply = (await messages.insert(conversation.id, {
-    role: 'assistant',
-    content: '',
-    provider: body.provider,
-    model,
-    reply_to_id: userMessage!.id,
-    status: 'streaming',
-  }))!;
-  const publish = (
-    type: 'INSERT' | 'UPDATE' | 'DELETE',
-    row: { id: string; conversation_id: string },
-  ) => deps.realtime.publish(user.id, messageChange(type, row));
-
-  const log = deps.log.child({
-    userId: user.id,
-    conversationId: conversation.id,
-    provider: body.provider,
-  });
-  // Both messages are stored; the sidebar order and the other tabs' news need not hold up the
-  // provider call, so they go out beside it (time to first token, README "Benchmarks").
-  void Promise.all([
-    conversations.touch(conversation.id),
-    removed ? publish('DELETE', removed) : undefined,
-    publish('INSERT', userMessage!),
-    publish('INSERT', reply),
-  ]).catch((err: unknown) => log.warn({ err }, 'announcing the new messages failed'));
-  const writer = replyWriter(
-    messages,
-    reply.id,
-    (err) => log.error({ err }, 'saving the reply failed'),
-    () => publish('UPDATE', reply),
-  );
-  const metadata: ChatMessageMetadata = {
-    user_message_id: userMessage!.id,
-    assistant_message_id: reply.id,
-    provider: body.provider,
-    model,
+  return {
+    context: [...recent, asked],
+    inclusive: false,
+    userMessageId: randomUUID(),
+    newUserText: text,
   };
+};
 
-  const result = streamText({
-    model: getLanguageModel({
+/**
+ * The call's admission (key, rate limit, plan and quota in one round trip) and the turn's reads
+ * run at once. A request that cannot run is refused with the turn's reason first, as before,
+ * and any prompt it was charged is given back.
+ */
+const prepare = async (
+  call: Promise<ModelCall>,
+  turn: Promise<Turn>,
+): Promise<[ModelCall, Turn]> => {
+  const [called, loaded] = await Promise.allSettled([call, turn]);
+  if (called.status === 'fulfilled' && loaded.status === 'fulfilled') {
+    return [called.value, loaded.value];
+  }
+  if (called.status === 'fulfilled') await called.value.refund();
+  throw loaded.status === 'rejected' ? loaded.reason : (called as PromiseRejectedResult).reason;
+};
+
+export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c) => {
+  const { deps, user } = c.var;
+  const body = c.req.valid('json');
+  const messages = new MessagesRepository(deps.database.db, user.id);
+  const [call, turn] = await prepare(
+    prepareModelCall(deps, {
+      userId: user.id,
+      source: 'chat',
       provider: body.provider,
-      model,
-      apiKey: key.apiKey,
-      baseUrls: deps.config.providerBaseUrls,
+      model: body.model,
     }),
-    messages: toModelMessages(history),
-    temperature: body.temperature,
-    topP: body.top_p,
-    maxOutputTokens: body.max_tokens,
-    // A 429 or 5xx before the first token is retried with backoff, twice at most.
-    maxRetries: 2,
-    abortSignal: c.req.raw.signal,
-    onChunk: ({ chunk }) => {
-      if (chunk.type === 'text-delta') writer.append(chunk.text);
-    },
-    onFinish: async ({ text, sources, totalUsage }) => {
-      await recordUsage('ok', totalUsage);
-      const saved: Source[] = sources
-        .filter((s) => s.sourceType === 'url')
-        .map((s) => ({ url: s.url, ...(s.title ? { title: s.title } : {}) }));
-      await writer.finish({ content: text, status: 'complete', sources: saved });
-    },
-    onAbort: async () => {
-      await recordUsage('ok');
-      await writer.finish({ status: 'interrupted' });
-    },
-    onError: ({ error }) => {
-      failed(error);
+    loadTurn(messages, body),
+  );
+
+  const conversationId = body.conversation_id;
+  const replyId = randomUUID();
+  const log = deps.log.child({ userId: user.id, conversationId, provider: body.provider });
+  const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
+    messageChange(type, { id, conversation_id: conversationId });
+
+  // The turn is stored beside the provider call; the writer starts after it, and no token is
+  // forwarded before it has committed (ARCHITECTURE §11).
+  let savedTurn!: (outcome: Promise<void>) => void;
+  const saved = new Promise<void>((resolve) => (savedTurn = (o) => resolve(o)));
+  const writer = replyWriter({
+    repo: messages,
+    id: replyId,
+    after: saved,
+    saves: deps.saves,
+    onError: (err) => log.warn({ err }, 'saving the partial reply failed'),
+    finalNotice: realtimeNotice(user.id, [change('UPDATE', replyId)]),
+  });
+  // How the reply's last save goes, once its end is known (finish, stop or failure).
+  let reportEnd!: (saving: Promise<boolean>) => void;
+  const reported = new Promise<{ saving: Promise<boolean> }>(
+    (resolve) => (reportEnd = (saving) => resolve({ saving })),
+  );
+  const end = (patch: Parameters<typeof writer.finish>[0]) => {
+    const saving = writer.finish(patch);
+    reportEnd(saving);
+    return settledWithin(saving, SAVE_WAIT_MS).then(() => undefined);
+  };
+  const stop = new AbortController();
+  let restarting = false;
+  const live = deps.streams.track({
+    interrupt() {
+      restarting = true;
+      stop.abort();
     },
   });
+  const streamed = call.stream(
+    {
+      messages: toModelMessages(turn.context),
+      temperature: body.temperature,
+      topP: body.top_p,
+      maxOutputTokens: body.max_tokens,
+      signal: AbortSignal.any([c.req.raw.signal, stop.signal]),
+    },
+    {
+      onTextDelta: (delta) => writer.append(delta),
+      onFinish: ({ text, sources }) => end({ content: text, status: 'complete', sources }),
+      onAbort: () => end({ status: 'interrupted' }),
+      onError: () => end({ status: writer.text ? 'interrupted' : 'error' }),
+    },
+  );
+  // On PostgreSQL the write goes out at once, beside the provider call. On the embedded
+  // database a query holds the event loop, so it waits until the provider request has left.
+  const beside =
+    deps.database.driver === 'pglite'
+      ? streamed.sent.then(() => new Promise((resolve) => setImmediate(resolve)))
+      : Promise.resolve();
+  const written = beside
+    .then(() =>
+      messages.writeTurn({
+        conversationId,
+        replace: turn.replaced && { seq: turn.replaced.seq, inclusive: turn.inclusive },
+        userMessage: turn.newUserText
+          ? { id: turn.userMessageId, content: turn.newUserText, provider: body.provider }
+          : undefined,
+        reply: {
+          id: replyId,
+          provider: body.provider,
+          model: call.model,
+          reply_to_id: turn.userMessageId,
+        },
+        instanceId: deps.instance.id,
+        // The other tabs hear of the turn from the statement that stores it.
+        notice: realtimeNotice(user.id, [
+          ...(turn.replaced ? [change('DELETE', turn.replaced.id)] : []),
+          ...(turn.newUserText ? [change('INSERT', turn.userMessageId)] : []),
+          change('INSERT', replyId),
+        ]),
+      }),
+    )
+    .then((stored) => {
+      if (!stored) throw conversationNotFound();
+    });
+  savedTurn(written);
 
-  // A provider that drops the connection mid-reply fails the stream itself rather than calling
-  // onError; merging into a UI message stream turns either way into an `error` part the client
-  // shows, and the reply is kept with what arrived.
-  function failed(error: unknown): string {
-    log.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'provider call failed',
-    );
-    void writer.finish({ status: writer.text ? 'interrupted' : 'error' });
-    void recordUsage('error');
-    return describeProviderError(body.provider, error);
-  }
-
+  const metadata: ChatMessageMetadata = {
+    user_message_id: turn.userMessageId,
+    assistant_message_id: replyId,
+    provider: body.provider,
+    model: call.model,
+  };
+  let turnFailed = false;
+  // The reply is read from the provider at once; only its first part waits for the turn's commit.
+  let committed = false;
+  let uiEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (uiEnded = resolve));
+  const afterCommit = new TransformStream<UIMessageChunk, UIMessageChunk>({
+    async transform(part, out) {
+      if (!committed) {
+        try {
+          await written;
+        } catch (error) {
+          turnFailed = true;
+          stop.abort();
+          await call.refund();
+          throw error;
+        }
+        committed = true;
+      }
+      // A stop the server made is no stop of the user's: the UI shows why, and what to do.
+      if (part.type === 'abort' && restarting) {
+        out.enqueue({ type: 'error', errorText: chatMessages.serverRestarting });
+        return;
+      }
+      out.enqueue(part);
+    },
+    flush() {
+      uiEnded();
+    },
+  });
+  // The stream counts as live until its last byte has left (or its client has gone).
+  c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
+  const sent = new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => live.done() });
   return createUIMessageStreamResponse({
     stream: createUIMessageStream({
-      execute: ({ writer: ui }) => {
+      execute: async ({ writer: ui }) => {
         ui.merge(
-          result.toUIMessageStream({
-            sendSources: true,
-            messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-            onError: failed,
-          }),
+          streamed.result
+            .toUIMessageStream({
+              sendSources: true,
+              messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+              onError: (error) => streamed.reportFailure(error),
+            })
+            .pipeThrough(afterCommit),
         );
+        try {
+          // Every way a call ends reports it before the stream closes; this only guards the end.
+          void ended.then(() => setImmediate(() => void end({ status: 'interrupted' })));
+          const { saving } = await reported;
+          // Past its moment the answer ends and the save goes on, unless the server is stopping:
+          // then the client waits to hear whether its reply was kept.
+          const stored =
+            (await settledWithin(saving, SAVE_WAIT_MS)) ??
+            (deps.streams.closing ? await saving : true);
+          if (!stored) ui.write({ type: 'error', errorText: chatMessages.replyNotSaved });
+        } catch (error) {
+          log.warn({ err: error }, 'ending the reply failed');
+        }
       },
-      onError: failed,
-    }),
+      onError: (error) => {
+        if (!turnFailed) return streamed.reportFailure(error);
+        log.error({ err: error }, 'storing the turn failed');
+        return error instanceof ApiError
+          ? error.message
+          : 'Your message could not be saved. Nothing was sent; try again.';
+      },
+    }).pipeThrough(sent),
   });
 });

@@ -4,6 +4,7 @@ import { errorResponse, sessionCookie } from '../../../http/openapi.ts';
 import { requireUser } from '../../../http/session.ts';
 
 export const chatRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/chat',
   tags: ['Chat'],

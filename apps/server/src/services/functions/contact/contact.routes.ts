@@ -1,16 +1,17 @@
 import { createRoute } from '@hono/zod-openapi';
 import { contactRequestSchema, contactResponseSchema } from '@chorus/shared/api/email';
-import { limitEmailByIp } from '../../../email/rate-limit.ts';
+import { rateLimitByIp } from '../../../http/rate-limit.ts';
 import { errorResponse, jsonContent } from '../../../http/openapi.ts';
 
 export const contactRoute = createRoute({
+  'x-access': 'public',
   method: 'post',
   path: '/contact',
   tags: ['E-mail'],
   summary: 'The help page’s contact form (public)',
   description:
     'Sends the message to the support address (SUPPORT_EMAIL) with Reply-To set to the sender. Open to guests, limited per client address.',
-  middleware: [limitEmailByIp('contact')] as const,
+  middleware: [rateLimitByIp('email_contact')] as const,
   request: {
     body: { content: { 'application/json': { schema: contactRequestSchema } }, required: true },
   },

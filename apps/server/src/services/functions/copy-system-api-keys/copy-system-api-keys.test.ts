@@ -5,9 +5,9 @@ import { messages } from '@chorus/shared/messages';
 import type { ProviderId } from '@chorus/shared/providers';
 import { maskKey } from '../../../crypto/secret-box.ts';
 import { SystemKeysRepository } from '../../../db/repositories/system-keys.ts';
-import { systemApiKeys, userApiKeyGrants, userApiKeys } from '../../../db/schema.ts';
+import { systemApiKeys, userApiKeyGrants, userApiKeys } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { resolveProviderKey } from '../../keys/resolve-key.ts';
+import { keysChanged, resolveProviderKey } from '../../../ai/keys.ts';
 
 const endpoint = '/functions/v1/copy-system-api-keys';
 
@@ -22,15 +22,22 @@ const keysOf = (userId: string) =>
 const grantsOf = (userId: string) =>
   t.db.select().from(userApiKeyGrants).where(eq(userApiKeyGrants.user_id, userId));
 const resolve = (userId: string, provider: ProviderId) =>
-  resolveProviderKey({ db: t.db, box: t.deps.box, userId, provider });
-const setAdminKey = (provider: ProviderId, kind: 'system' | 'default', key: string) =>
-  new SystemKeysRepository(t.db).upsert({
+  resolveProviderKey(t.deps, { userId, provider });
+/** As the admin keys route does: write the key, then drop every user's cached keys. */
+const setAdminKey = async (provider: ProviderId, kind: 'system' | 'default', key: string) => {
+  await new SystemKeysRepository(t.db).upsert({
     provider,
     kind,
     sealed: t.deps.box.seal(key),
     hint: maskKey(key),
     model: null,
   });
+  await keysChanged(t.deps);
+};
+const deleteAdminKeys = async (provider: ProviderId) => {
+  await t.db.delete(systemApiKeys).where(eq(systemApiKeys.provider, provider));
+  await keysChanged(t.deps);
+};
 
 // Admin keys are shared by every user, so the tests run in order: first none, then some.
 describe('POST /functions/v1/copy-system-api-keys', () => {
@@ -129,7 +136,7 @@ describe('POST /functions/v1/copy-system-api-keys', () => {
         source: 'default',
       });
 
-      await t.db.delete(systemApiKeys).where(eq(systemApiKeys.provider, 'anthropic'));
+      await deleteAdminKeys('anthropic');
       expect((await grantsOf(cara.id)).length).toBe(1);
       expect(await resolve(cara.id, 'anthropic')).toBeNull();
 

@@ -4,6 +4,7 @@ import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi
 import { requireUser } from '../../../http/session.ts';
 
 export const getEnabledProvidersRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/get-enabled-providers',
   tags: ['Keys'],

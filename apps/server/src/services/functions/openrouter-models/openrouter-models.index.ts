@@ -20,6 +20,7 @@ const upstreamSchema = z.object({
 });
 
 export const openRouterModelsRoute = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/openrouter-models',
   tags: ['Chat'],

@@ -1,7 +1,8 @@
 import { toPlainText } from '@react-email/components';
+import { userMessageEmail } from '../../../email/templates/user-message.tsx';
 import type { SendEmailRequest } from '@chorus/shared/api/email';
 import { emailMessages, isValidRecipient } from '@chorus/shared/email';
-import { findRole } from '../../../db/repositories/roles.ts';
+import { isAdminRole } from '@chorus/shared/roles';
 import { emailIdentity } from '../../../email/identity.ts';
 import { passwordResetEmail } from '../../../email/templates/password-reset.tsx';
 import {
@@ -27,11 +28,15 @@ const composeMail = async (
   body: SendEmailRequest,
   to: string[],
   identity: ReturnType<typeof emailIdentity>,
+  sender: { email: string; isAdmin: boolean },
 ): Promise<OutgoingEmail> => {
   const subject = body.subject!.trim();
   if (!body.type) {
     const html = body.html!;
-    return { to, subject, html, text: body.text ?? toPlainText(html), template: 'custom' };
+    const text = body.text ?? toPlainText(html);
+    // Staff write the workspace's own mail; anyone else's words go out inside our template.
+    if (sender.isAdmin) return { to, subject, html, text, template: 'custom' };
+    return userMessageEmail({ identity, to, subject, sender: sender.email, message: text });
   }
   if (to.length !== 1) {
     throw new ApiError(400, 'email:one_recipient', 'A templated e-mail goes to one recipient.');
@@ -46,13 +51,16 @@ const composeMail = async (
         `resetLink must be a link on ${identity.appUrl}.`,
       );
     }
-    return passwordResetEmail({
+    const mail = await passwordResetEmail({
       identity,
       to: recipient,
       userName: body.userName ?? '',
       resetLink,
       subject,
     });
+    // The link works for its recipient only: the outbox shows the mail without its query.
+    const query = resetLink.split('?')[1];
+    return query ? { ...mail, secrets: [query, ...query.split('&')] } : mail;
   }
   try {
     return await runNotificationEmail({
@@ -77,7 +85,7 @@ const composeMail = async (
 
 export const sendEmailRouter = createRouter<AuthedEnv>().openapi(sendEmailRoute, async (c) => {
   const body = c.req.valid('json');
-  const { config, database, mailer } = c.var.deps;
+  const { config, mailer } = c.var.deps;
   const to = recipientsOf(body.to);
   if (to.length === 0 || to.every((a) => a === '') || !body.subject?.trim()) throw missingFields();
   if (!body.type && !body.html?.trim()) throw missingFields();
@@ -93,8 +101,7 @@ export const sendEmailRouter = createRouter<AuthedEnv>().openapi(sendEmailRoute,
   }
 
   // No open relay: a plain user reaches only their own inbox and support.
-  const role = await findRole(database.db, c.var.user.id);
-  if (role !== 'admin' && role !== 'super_admin') {
+  if (!isAdminRole(c.var.role)) {
     const allowed = new Set([c.var.user.email.toLowerCase(), config.supportEmail.toLowerCase()]);
     const refused = [...to, ...(replyTo ? [replyTo] : [])].find(
       (address) => !allowed.has(address.toLowerCase()),
@@ -108,7 +115,10 @@ export const sendEmailRouter = createRouter<AuthedEnv>().openapi(sendEmailRoute,
     }
   }
 
-  const mail = await composeMail(body, to, emailIdentity(config));
+  const mail = await composeMail(body, to, emailIdentity(config), {
+    email: c.var.user.email,
+    isAdmin: isAdminRole(c.var.role),
+  });
   const result = await mailer.send({ ...mail, replyTo });
   c.var.deps.log.info(
     { userId: c.var.user.id, outboxId: result.outboxId, template: mail.template },

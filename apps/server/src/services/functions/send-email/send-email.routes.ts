@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { sendEmailRequestSchema, sendEmailResponseSchema } from '@chorus/shared/api/email';
-import { limitEmailByUser } from '../../../email/rate-limit.ts';
+import { rateLimitByUserOrIp } from '../../../http/rate-limit.ts';
 import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
 import { requireUser } from '../../../http/session.ts';
 
 export const sendEmailRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/send-email',
   tags: ['E-mail'],
@@ -15,7 +16,7 @@ export const sendEmailRoute = createRoute({
     'The From header is always MAIL_FROM, so nobody can send as someone else. A caller’s `from` (or `replyTo`, which wins) becomes the Reply-To, under the same rule as recipients.',
   ].join('\n\n'),
   security: sessionCookie,
-  middleware: [requireUser, limitEmailByUser('send-email')] as const,
+  middleware: [requireUser, rateLimitByUserOrIp('email_send')] as const,
   request: {
     body: { content: { 'application/json': { schema: sendEmailRequestSchema } }, required: true },
   },

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailMessages, sendEmailLimit } from '@chorus/shared/email';
 import { messages } from '@chorus/shared/messages';
-import { emailOutbox, profiles } from '../../../db/schema.ts';
+import { emailOutbox, profiles } from '../../../db/schema/index.ts';
 import { eventually, startSmtpSink, type SmtpSink } from '../../../email/testing/smtp-sink.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../../../test/harness.ts';
 
@@ -112,8 +112,26 @@ describe('who may send (no open relay)', () => {
       () => sink.to(SUPPORT).find((r) => r.mail.subject === 'Hello')?.mail,
       'the mail to support',
     );
-    expect(received.text?.trim()).toBe('Hello there');
+    expect(received.text).toContain('Hello there');
     expect(received.from?.value[0]?.address).toBe('robot@chorus.test');
+  });
+
+  it('sends a user’s words inside the workspace template, never their markup', async () => {
+    const html =
+      '<p>Hi</p><a href="https://evil.example/login">Reset your password</a><img src="https://evil.example/t.gif"><script>alert(1)</script>';
+    const res = await ann.post(URL, { ...mail, to: [SUPPORT], subject: 'Markup', html });
+    expect(res.status).toBe(200);
+    const received = await eventually(
+      () => sink.to(SUPPORT).find((r) => r.mail.subject === 'Markup')?.mail,
+      'the mail to support',
+    );
+    const sent = String(received.html);
+    expect(sent).toContain('A message sent through Chorus');
+    expect(sent).toContain('send-ann@example.com');
+    for (const markup of ['href="https://evil.example', '<img src="https://evil', '<script']) {
+      expect(sent).not.toContain(markup);
+    }
+    expect(received.text).toContain('Reset your password');
   });
 
   it('refuses a user writing to anyone else with 403 and writes nothing', async () => {

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse, jsonContent } from '../../../http/openapi.ts';
 
 export const stripeWebhookRoute = createRoute({
+  'x-access': 'public',
   method: 'post',
   path: '/stripe-webhook',
   tags: ['Billing'],

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminPricingPlan } from '@chorus/shared/api/plans';
 import type { Profile } from '@chorus/shared/api/profile';
-import { stripeSubscriptions } from '../../../db/schema.ts';
+import { stripeSubscriptions } from '../../../db/schema/index.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../../../test/harness.ts';
 
 const WEBHOOK_SECRET = 'whsec_chorus_test_secret_0001';

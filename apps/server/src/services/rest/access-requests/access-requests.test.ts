@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequestLimit } from '@chorus/shared/limits';
 import { peopleMessages } from '@chorus/shared/messages';
-import { accessRequests } from '../../../db/schema.ts';
+import { accessRequests } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;

@@ -6,21 +6,20 @@ import {
   accessRequests,
   adminAuditLogs,
   pricingPlans,
-  profiles,
   sessions,
-} from '../../../db/schema.ts';
+} from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { signUpAdminTrio, type TestUser } from './test-users.ts';
 
 /**
  * Every admin route, walked as a guest (401), a plain user (403), an admin and a super admin,
  * with the audit log checked after each change.
  */
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-type Caller = Client | ReturnType<TestApp['client']>;
-let root: Client;
-let admin: Client;
-let plain: Client;
+type Caller = TestUser | ReturnType<TestApp['client']>;
+let root: TestUser;
+let admin: TestUser;
+let plain: TestUser;
 let proPlanId: string;
 let serial = 0;
 
@@ -202,10 +201,7 @@ const routes: Route[] = [
 
 beforeAll(async () => {
   t = await startTestApp();
-  root = await t.user('walk-root@example.com');
-  admin = await t.user('walk-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('walk-plain@example.com');
+  ({ root, admin, plain } = await signUpAdminTrio(t, 'walk'));
   const [pro] = await t.db.insert(pricingPlans).values({ name: 'Walk Pro' }).returning();
   proPlanId = pro!.id;
 });
@@ -329,7 +325,7 @@ describe('request access, end to end', () => {
     );
     expect(approved.body.status).toBe('approved');
 
-    const mail = (await t.outboxFor(email)).find((m) => m.template === 'access_invitation')!;
+    const mail = (await t.deliveredTo(email)).find((m) => m.template === 'access_invitation')!;
     const link = new URL(/http:\/\/localhost:8080\/auth\?\S+/.exec(mail.text!)![0]);
     expect(link.searchParams.get('email')).toBe(email);
     const invite = link.searchParams.get('invite')!;

@@ -10,7 +10,7 @@ import {
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { describeProviderKeys } from '../../keys/resolve-key.ts';
+import { describeProviderKeys, keysChanged } from '../../../ai/keys.ts';
 import {
   apiKeyAvailabilityRoute,
   deleteApiKeyRoute,
@@ -43,14 +43,7 @@ export const apiKeysRouter = createRouter<AuthedEnv>()
     );
   })
   .openapi(apiKeyAvailabilityRoute, async (c) =>
-    c.json(
-      await describeProviderKeys({
-        db: c.var.deps.database.db,
-        userId: c.var.user.id,
-        providerIds,
-      }),
-      200,
-    ),
+    c.json(await describeProviderKeys(c.var.deps, { userId: c.var.user.id, providerIds }), 200),
   )
   .openapi(putApiKeyRoute, async (c) => {
     const { provider } = c.req.valid('param');
@@ -64,6 +57,7 @@ export const apiKeysRouter = createRouter<AuthedEnv>()
       hint: maskKey(key),
       model: model || null,
     });
+    await keysChanged(c.var.deps, c.var.user.id);
     return c.json(summary(saved, 'user'), 200);
   })
   .openapi(deleteApiKeyRoute, async (c) => {
@@ -78,5 +72,6 @@ export const apiKeysRouter = createRouter<AuthedEnv>()
         `You have no ${providers[provider].name} key saved.`,
       );
     }
+    await keysChanged(c.var.deps, c.var.user.id);
     return c.body(null, 204);
   });

@@ -12,6 +12,7 @@ const tags = ['Keys'];
 const providerParam = z.object({ provider: providerIdSchema });
 
 export const listApiKeysRoute = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/api-keys',
   tags,
@@ -27,6 +28,7 @@ export const listApiKeysRoute = createRoute({
 });
 
 export const apiKeyAvailabilityRoute = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/api-keys/availability',
   tags,
@@ -42,6 +44,7 @@ export const apiKeyAvailabilityRoute = createRoute({
 });
 
 export const putApiKeyRoute = createRoute({
+  'x-access': 'user',
   method: 'put',
   path: '/api-keys/{provider}',
   tags,
@@ -60,6 +63,7 @@ export const putApiKeyRoute = createRoute({
 });
 
 export const deleteApiKeyRoute = createRoute({
+  'x-access': 'user',
   method: 'delete',
   path: '/api-keys/{provider}',
   tags,

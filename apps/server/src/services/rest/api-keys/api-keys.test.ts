@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeySummary, TestApiKeyResult } from '@chorus/shared/api/keys';
 import { keyMessages } from '@chorus/shared/messages';
-import { userApiKeys } from '../../../db/schema.ts';
+import { profiles, userApiKeys } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 const CANARY = 'sk-canary-5f1e0c7d9a2b4e6f8a0c';
@@ -27,6 +27,8 @@ afterAll(async () => {
 });
 
 describe('/rest/v1/api-keys', () => {
+  // One user for the format cases: a refused key changes nothing, and a sign-up costs a hash.
+  let formatUser: ReturnType<TestApp['user']> | undefined;
   it('refuses guests', async () => {
     const guest = t.client();
     expect((await guest.get('/rest/v1/api-keys')).status).toBe(401);
@@ -43,7 +45,8 @@ describe('/rest/v1/api-keys', () => {
     ['deepseek', 'abc-123', "Invalid DeepSeek API key format - should start with 'sk-'"],
     ['perplexity', 'sk-123', "Invalid Perplexity API key format - should start with 'pplx-'"],
   ])('refuses a bad %s key %j with the spec message', async (provider, apiKey, message) => {
-    const ann = await t.user(`format-${provider}-${apiKey.length}@example.com`);
+    formatUser ??= t.user('format@example.com');
+    const ann = await formatUser;
     const res = await ann.request('PUT', `/rest/v1/api-keys/${provider}`, { api_key: apiKey });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: message });
@@ -137,6 +140,57 @@ describe('POST /functions/v1/test-api-key', () => {
     });
     expect(empty.body).toEqual({ valid: false, message: keyMessages.emptyTestKey });
     expect(JSON.stringify(good.body)).not.toContain(CANARY);
+  });
+
+  it("re-tests the caller's own saved key on the server, never anyone else's", async () => {
+    const root = await t.user('stored-root@example.com');
+    await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, root.id));
+    const ann = await t.user('stored-ann@example.com');
+    const bob = await t.user('stored-bob@example.com');
+    const stored = (who: typeof ann, provider = 'openai') =>
+      who.post<TestApiKeyResult & { error?: string }>('/functions/v1/test-api-key', {
+        provider,
+        stored: true,
+      });
+
+    await ann.request('PUT', '/rest/v1/api-keys/openai', { api_key: CANARY });
+    const good = await stored(ann);
+    expect(good.body).toEqual({ valid: true, message: keyMessages.valid('OpenAI') });
+    await ann.request('PUT', '/rest/v1/api-keys/openai', { api_key: 'sk-invalid-0001' });
+    expect((await stored(ann)).body).toEqual({ valid: false, message: keyMessages.invalidKey });
+
+    // Bob has no key of his own: Ann's is not his to test, nor an admin's system or default key.
+    for (const kind of ['system', 'default']) {
+      const res = await root.request('PUT', `/rest/v1/admin/api-keys/${kind}/openai`, {
+        api_key: `sk-${kind}-0003`,
+      });
+      expect(res.status).toBe(200);
+    }
+    expect((await bob.post('/functions/v1/copy-system-api-keys', {})).status).toBe(200);
+    const none = await stored(bob);
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe(keyMessages.noSavedKey('OpenAI'));
+    expect(JSON.stringify(good.body)).not.toContain(CANARY);
+    expect(logLines.join('')).not.toContain(CANARY);
+  });
+
+  it('refuses a key and stored: true together', async () => {
+    const ann = await t.user('stored-both@example.com');
+    const res = await ann.post('/functions/v1/test-api-key', {
+      provider: 'openai',
+      apiKey: 'sk-x',
+      stored: true,
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('says Ollama needs no key and tests that its server answers', async () => {
+    const ann = await t.user('ollama-test@example.com');
+    const res = await ann.post<TestApiKeyResult>('/functions/v1/test-api-key', {
+      provider: 'ollama',
+    });
+    const host = new URL(t.deps.config.providerBaseUrls.ollama).host;
+    expect(res.body).toEqual({ valid: true, message: keyMessages.ollamaReachable(host, 3) });
   });
 
   it('refuses guests and unknown providers', async () => {

@@ -1,6 +1,6 @@
 import type { AppEnv } from '../../../http/app-env.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { recordClientError } from './client-errors.repository.ts';
+import { recordClientError } from '../../../db/repositories/client-errors.ts';
 import { reportClientErrorRoute } from './client-errors.routes.ts';
 
 export const clientErrorsRouter = createRouter<AppEnv>().openapi(

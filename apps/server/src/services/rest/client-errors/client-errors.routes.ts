@@ -1,10 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import {
-  clientErrorMaxBytes,
   clientErrorReceiptSchema,
   clientErrorReportSchema,
 } from '@chorus/shared/api/client-errors';
+import { clientErrorMaxBytes } from '@chorus/shared/limits';
 import { errorBody } from '../../../http/errors.ts';
 import { errorResponse, jsonContent } from '../../../http/openapi.ts';
 import { rateLimitClientErrorReports } from '../../../http/rate-limit.ts';
@@ -22,6 +22,7 @@ const reportSizeLimit = bodyLimit({
 });
 
 export const reportClientErrorRoute = createRoute({
+  'x-access': 'public',
   method: 'post',
   path: '/client-errors',
   tags: ['Diagnostics'],

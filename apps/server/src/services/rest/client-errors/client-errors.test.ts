@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientErrorMaxBytes } from '@chorus/shared/api/client-errors';
-import { clientErrorReportLimit } from '@chorus/shared/limits';
+import { clientErrorMaxBytes, clientErrorReportLimit } from '@chorus/shared/limits';
 import { messages } from '@chorus/shared/messages';
-import { clientErrors } from '../../../db/schema.ts';
+import { clientErrors } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;

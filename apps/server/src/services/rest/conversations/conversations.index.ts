@@ -1,11 +1,17 @@
 import type { Conversation } from '@chorus/shared/api/conversations';
+import { storageMessages } from '@chorus/shared/messages';
 import {
   ConversationsRepository,
-  decodeCursor,
-  encodeCursor,
   type ConversationRow,
 } from '../../../db/repositories/conversations.ts';
+import {
+  decodeConversationCursor,
+  decodeSeqCursor,
+  encodeConversationCursor,
+  encodeSeqCursor,
+} from '../../../db/keyset-cursor.ts';
 import { MessagesRepository } from '../../../db/repositories/messages.ts';
+import { deleteConversationFiles } from '../../../storage/conversation-files.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
@@ -16,8 +22,9 @@ import {
   createMessageRoute,
   deleteConversationRoute,
   listConversationsRoute,
+  latestMessagesRoute,
   listMessagesRoute,
-  renameConversationRoute,
+  updateConversationRoute,
 } from './conversations.routes.ts';
 import { conversationNotFound } from './conversation-not-found.ts';
 
@@ -29,12 +36,13 @@ const toConversation = (row: ConversationRow): Conversation => ({
   title: row.title,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
+  pinned_at: row.pinned_at?.toISOString() ?? null,
 });
 
 export const conversationsRouter = createRouter<AuthedEnv>()
   .openapi(listConversationsRoute, async (c) => {
     const { limit, cursor, search } = c.req.valid('query');
-    const after = cursor ? decodeCursor(cursor) : undefined;
+    const after = cursor ? decodeConversationCursor(cursor) : undefined;
     if (after === null) {
       throw new ApiError(
         400,
@@ -50,7 +58,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     return c.json(
       {
         conversations: page.map(toConversation),
-        next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+        next_cursor: rows.length > limit && last ? encodeConversationCursor(last) : null,
       },
       200,
     );
@@ -63,12 +71,12 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('INSERT', row.id));
     return c.json(toConversation(row), 201);
   })
-  .openapi(renameConversationRoute, async (c) => {
+  .openapi(updateConversationRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (!isUuid(id)) throw conversationNotFound();
-    const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).rename(
+    const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).update(
       id,
-      c.req.valid('json').title,
+      c.req.valid('json'),
     );
     if (!row) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('UPDATE', row.id));
@@ -77,9 +85,20 @@ export const conversationsRouter = createRouter<AuthedEnv>()
   .openapi(deleteConversationRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (!isUuid(id)) throw conversationNotFound();
-    const deleted = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).delete(
-      id,
-    );
+    const repo = new ConversationsRepository(c.var.deps.database.db, c.var.user.id);
+    if (!(await repo.get(id))) throw conversationNotFound();
+    // Spec §4: files first, then messages, then the conversation; a failed step stops it.
+    if (!(await deleteConversationFiles(c.var.deps, id, c.var.user.id))) {
+      throw new ApiError(
+        503,
+        'conversations:files_not_deleted',
+        storageMessages.conversationFilesNotDeleted,
+      );
+    }
+    const deleted = await repo.delete(id);
+    if (deleted === 'files_added') {
+      throw new ApiError(409, 'conversations:files_added', storageMessages.conversationChanged);
+    }
     if (!deleted) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('DELETE', id));
     return c.body(null, 204);
@@ -92,6 +111,32 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       throw conversationNotFound();
     const rows = await new MessagesRepository(db, c.var.user.id).list(id, c.req.valid('query'));
     return c.json(rows.map(toMessage), 200);
+  })
+  .openapi(latestMessagesRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) throw conversationNotFound();
+    const { limit, before } = c.req.valid('query');
+    const seq = before === undefined ? undefined : decodeSeqCursor(before);
+    if (seq === null) {
+      throw new ApiError(
+        400,
+        'conversations:bad_cursor',
+        'The page cursor is not valid; open the conversation again.',
+      );
+    }
+    const page = await new MessagesRepository(c.var.deps.database.db, c.var.user.id).pageOfOwn(id, {
+      limit,
+      before: seq,
+    });
+    if (!page) throw conversationNotFound();
+    const oldest = page.messages[0];
+    return c.json(
+      {
+        messages: page.messages.map(toMessage),
+        older_cursor: page.older && oldest ? encodeSeqCursor(oldest.seq) : null,
+      },
+      200,
+    );
   })
   .openapi(createMessageRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -5,9 +5,11 @@ import {
   createConversationSchema,
   createMessageSchema,
   listConversationsQuerySchema,
+  latestMessagesQuerySchema,
   listMessagesQuerySchema,
+  messagePageSchema,
   messageSchema,
-  renameConversationSchema,
+  updateConversationSchema,
 } from '@chorus/shared/api/conversations';
 import { errorResponse, jsonContent, sessionCookie } from '../../../http/openapi.ts';
 import { rateLimitConversationCreate } from '../../../http/rate-limit.ts';
@@ -20,10 +22,12 @@ const json = <T extends z.ZodType>(schema: T) => ({
 });
 
 export const listConversationsRoute = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/conversations',
   tags,
-  summary: 'The signed-in user’s conversations, newest first, one page at a time',
+  summary:
+    'The signed-in user’s conversations, pinned first, then newest first, one page at a time',
   security: sessionCookie,
   middleware: [requireUser] as const,
   request: { query: listConversationsQuerySchema },
@@ -35,6 +39,7 @@ export const listConversationsRoute = createRoute({
 });
 
 export const createConversationRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/conversations',
   tags,
@@ -51,16 +56,19 @@ export const createConversationRoute = createRoute({
   },
 });
 
-export const renameConversationRoute = createRoute({
+export const updateConversationRoute = createRoute({
+  'x-access': 'user',
   method: 'patch',
   path: '/conversations/{id}',
   tags,
-  summary: 'Rename a conversation',
+  summary: 'Rename, pin or unpin a conversation',
+  description:
+    'Send `title`, `pinned` or both. Pinned conversations head the list, most recently pinned first; pinning one already pinned keeps its place.',
   security: sessionCookie,
   middleware: [requireUser] as const,
-  request: { params: idParam, ...json(renameConversationSchema) },
+  request: { params: idParam, ...json(updateConversationSchema) },
   responses: {
-    200: jsonContent(conversationSchema, 'The renamed conversation'),
+    200: jsonContent(conversationSchema, 'The conversation as it is now'),
     400: errorResponse('Invalid input'),
     401: errorResponse('Authentication required'),
     404: errorResponse('No such conversation'),
@@ -68,6 +76,7 @@ export const renameConversationRoute = createRoute({
 });
 
 export const deleteConversationRoute = createRoute({
+  'x-access': 'user',
   method: 'delete',
   path: '/conversations/{id}',
   tags,
@@ -83,6 +92,7 @@ export const deleteConversationRoute = createRoute({
 });
 
 export const listMessagesRoute = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/conversations/{id}/messages',
   tags,
@@ -98,7 +108,27 @@ export const listMessagesRoute = createRoute({
   },
 });
 
+export const latestMessagesRoute = createRoute({
+  'x-access': 'user',
+  method: 'get',
+  path: '/conversations/{id}/messages/latest',
+  tags,
+  summary: 'The newest messages of a conversation, then older pages (at most 200 each)',
+  description:
+    'Opening a chat shows its newest messages first. Each page is in write order; pass its `older_cursor` as `before` for the page written before it.',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam, query: latestMessagesQuerySchema },
+  responses: {
+    200: jsonContent(messagePageSchema, 'A page of messages and the cursor to the one before'),
+    400: errorResponse('Invalid query or cursor'),
+    401: errorResponse('Authentication required'),
+    404: errorResponse('No such conversation'),
+  },
+});
+
 export const createMessageRoute = createRoute({
+  'x-access': 'user',
   method: 'post',
   path: '/conversations/{id}/messages',
   tags,

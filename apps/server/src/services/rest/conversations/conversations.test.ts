@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Conversation, ConversationPage, Message } from '@chorus/shared/api/conversations';
+import type {
+  Conversation,
+  ConversationPage,
+  Message,
+  MessagePage,
+} from '@chorus/shared/api/conversations';
 import { messages as spec } from '@chorus/shared/messages';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -120,6 +125,7 @@ describe('/rest/v1/conversations', () => {
 
     const attempts = [
       await bob.get(`/rest/v1/conversations/${conv.id}/messages`),
+      await bob.get(`/rest/v1/conversations/${conv.id}/messages/latest`),
       await bob.patch(`/rest/v1/conversations/${conv.id}`, { title: 'Owned' }),
       await bob.post(`/rest/v1/conversations/${conv.id}/messages`, {
         content: 'injected',
@@ -127,7 +133,7 @@ describe('/rest/v1/conversations', () => {
       }),
       await bob.del(`/rest/v1/conversations/${conv.id}`),
     ];
-    expect(attempts.map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    expect(attempts.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
     for (const r of attempts) expect(JSON.stringify(r.body)).not.toContain('secret');
     expect((await bob.get<ConversationPage>('/rest/v1/conversations')).body.conversations).toEqual(
       [],
@@ -137,6 +143,37 @@ describe('/rest/v1/conversations', () => {
     expect(still.body.map((m) => m.content)).toEqual(['secret']);
     const list = await ann.get<ConversationPage>('/rest/v1/conversations');
     expect(list.body.conversations.find((c) => c.id === conv.id)?.title).toBe('Private');
+  });
+
+  it('opens on the newest page and walks back to the first message with the cursor', async () => {
+    const ann = await t.user('newest@example.com');
+    const conv = (await ann.post<Conversation>('/rest/v1/conversations', {})).body;
+    for (let i = 0; i < 7; i++) {
+      await ann.post(`/rest/v1/conversations/${conv.id}/messages`, {
+        content: `m${i}`,
+        role: i % 2 ? 'assistant' : 'user',
+      });
+    }
+    const pages: string[][] = [];
+    let before: string | null = null;
+    do {
+      const url: string = `/rest/v1/conversations/${conv.id}/messages/latest?limit=3${before ? `&before=${before}` : ''}`;
+      const res: { status: number; body: MessagePage } = await ann.get<MessagePage>(url);
+      expect(res.status).toBe(200);
+      pages.push(res.body.messages.map((m) => m.content));
+      before = res.body.older_cursor;
+    } while (before);
+    expect(pages).toEqual([['m4', 'm5', 'm6'], ['m1', 'm2', 'm3'], ['m0']]);
+
+    const empty = await ann.post<Conversation>('/rest/v1/conversations', {});
+    const none = await ann.get<MessagePage>(
+      `/rest/v1/conversations/${empty.body.id}/messages/latest`,
+    );
+    expect(none.body).toEqual({ messages: [], older_cursor: null });
+    const forged = await ann.get(
+      `/rest/v1/conversations/${conv.id}/messages/latest?before=${Buffer.from('seq:1 or 1=1').toString('base64url')}`,
+    );
+    expect(forged).toMatchObject({ status: 400, body: { code: 'conversations:bad_cursor' } });
   });
 
   it('answers malformed ids and bodies with 4xx', async () => {

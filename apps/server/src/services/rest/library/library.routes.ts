@@ -6,6 +6,7 @@ import {
 import { jsonContent } from '../../../http/openapi.ts';
 
 export const libraryPromptsRoute = createRoute({
+  'x-access': 'public',
   method: 'get',
   path: '/library/prompts',
   tags: ['Library'],
@@ -14,6 +15,7 @@ export const libraryPromptsRoute = createRoute({
 });
 
 export const libraryScenariosRoute = createRoute({
+  'x-access': 'public',
   method: 'get',
   path: '/library/scenarios',
   tags: ['Library'],

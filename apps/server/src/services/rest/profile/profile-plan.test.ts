@@ -6,7 +6,7 @@ import type { PublicNameAvailability } from '@chorus/shared/api/profile';
 import type { ProfileUsage } from '@chorus/shared/api/usage';
 import { publicNamePatternMessage } from '@chorus/shared/api/profile';
 import { planMessages } from '@chorus/shared/messages';
-import { profiles, promptUsage, stripeSubscriptions } from '../../../db/schema.ts';
+import { profiles, promptUsage, stripeSubscriptions } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { utcDate } from '../../../quota/quota.ts';
 

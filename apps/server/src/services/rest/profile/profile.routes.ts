@@ -13,6 +13,7 @@ import { requireUser } from '../../../http/session.ts';
 const tags = ['Profile'];
 
 export const getProfile = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/profile',
   tags,
@@ -26,6 +27,7 @@ export const getProfile = createRoute({
 });
 
 export const patchProfile = createRoute({
+  'x-access': 'user',
   method: 'patch',
   path: '/profile',
   tags,
@@ -45,6 +47,7 @@ export const patchProfile = createRoute({
 });
 
 export const getProfileUsage = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/profile/usage',
   tags,
@@ -58,6 +61,7 @@ export const getProfileUsage = createRoute({
 });
 
 export const getPublicNameAvailability = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/profile/public-name-available',
   tags,
@@ -74,6 +78,7 @@ export const getPublicNameAvailability = createRoute({
 });
 
 export const getProfileBilling = createRoute({
+  'x-access': 'user',
   method: 'get',
   path: '/profile/billing',
   tags,

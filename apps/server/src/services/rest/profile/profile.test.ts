@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '@chorus/shared/api/profile';
 import { messages } from '@chorus/shared/messages';
-import { pricingPlans, profiles } from '../../../db/schema.ts';
+import { pricingPlans, profiles } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;

@@ -4,6 +4,7 @@ import { jsonContent } from '../../../http/openapi.ts';
 
 const roleCheck = (name: 'is_admin' | 'is_super_admin', role: string) =>
   createRoute({
+    'x-access': 'public',
     method: 'post',
     path: `/rpc/${name}`,
     tags: ['Roles'],

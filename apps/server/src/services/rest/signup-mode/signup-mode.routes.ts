@@ -3,6 +3,7 @@ import { signupModeResponseSchema } from '@chorus/shared/api/settings';
 import { jsonContent } from '../../../http/openapi.ts';
 
 export const getSignupModeRoute = createRoute({
+  'x-access': 'public',
   method: 'get',
   path: '/signup-mode',
   tags: ['Auth'],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessRequest } from '@chorus/shared/api/access-requests';
 import type { SignupModeResponse } from '@chorus/shared/api/settings';
 import { peopleMessages } from '@chorus/shared/messages';
-import { accessRequests, appSettings, users } from '../../../db/schema.ts';
+import { accessRequests, appSettings, users } from '../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;
@@ -14,7 +14,7 @@ const setMode = (mode: 'open' | 'request') =>
   root.request('PUT', '/rest/v1/admin/settings', { signup_mode: mode });
 
 const latestInviteToken = async (email: string) => {
-  const mails = await t.outboxFor(email);
+  const mails = await t.deliveredTo(email);
   const invitation = mails.filter((m) => m.template === 'access_invitation').at(-1);
   return /[?&]invite=([\w-]+)/.exec(invitation!.text!)![1]!;
 };
@@ -58,6 +58,17 @@ describe('sign-up by request', () => {
     expect((await root.signIn('signup-root@example.com')).status).toBe(200);
     const mode = await t.client().get<SignupModeResponse>('/rest/v1/signup-mode');
     expect(mode.body.signup_mode).toBe('request');
+  });
+
+  it('answers an address that has an account exactly as one that has none', async () => {
+    const taken = await signUp('signup-root@example.com');
+    const free = await signUp('nobody-here@example.com');
+    expect(taken.status).toBe(403);
+    expect(taken.body).toEqual(free.body);
+    const takenWithInvite = await signUp('signup-root@example.com', { invite: 'y'.repeat(43) });
+    const freeWithInvite = await signUp('nobody-here@example.com', { invite: 'y'.repeat(43) });
+    expect(takenWithInvite.status).toBe(403);
+    expect(takenWithInvite.body).toEqual(freeWithInvite.body);
   });
 
   it('refuses a sign-up without an invitation with 403, pointing to /request-access', async () => {

@@ -1,15 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { peopleMessages } from '@chorus/shared/messages';
 import type { Db } from '../../../db/client.ts';
-import { claimInvitation } from '../../../db/repositories/access-requests.ts';
+import { claimInvitation, invitationHolds } from '../../../db/repositories/access-requests.ts';
 import { readSignupMode } from '../../../db/repositories/app-settings.ts';
-import { appBootstrap } from '../../../db/schema.ts';
+import { hasFirstAccount } from '../../../db/repositories/roles.ts';
 
 export type SignUpDecision = { allowed: true } | { allowed: false; message: string };
-
-const hasFirstAccount = async (db: Db) =>
-  (await db.select({ id: appBootstrap.id }).from(appBootstrap).where(eq(appBootstrap.id, 1)))
-    .length > 0;
 
 /**
  * Runs just before better-auth creates a user (input already validated, address not taken).
@@ -42,4 +37,24 @@ export const inviteFrom = (body: unknown, query: unknown): string | undefined =>
     if (typeof value === 'string' && value.length > 0 && value.length <= 200) return value;
   }
   return undefined;
+};
+
+/**
+ * Asked before better-auth sees a sign-up, which would answer 422 for an address that has an
+ * account: with sign-up by request, an address without a valid invitation gets the refusal every
+ * such address gets, whether or not it has an account (issue 13, point 6). Spends nothing; the
+ * create hook above still claims the invitation. Null: let the sign-up through.
+ */
+export const refuseUninvited = async (
+  db: Db,
+  email: unknown,
+  invite: string | undefined,
+): Promise<string | null> => {
+  if (!(await hasFirstAccount(db)) || (await readSignupMode(db)) === 'open') return null;
+  const token = invite?.trim();
+  if (!token) return peopleMessages.signUpByRequest;
+  if (typeof email !== 'string' || !(await invitationHolds(db, email.trim(), token))) {
+    return peopleMessages.invitationInvalid;
+  }
+  return null;
 };

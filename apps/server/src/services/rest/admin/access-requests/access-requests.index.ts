@@ -47,14 +47,16 @@ export const adminAccessRequestsRouter = createRouter<AuthedEnv>()
       throw new ApiError(409, 'access_requests:has_account', peopleMessages.userAlreadyExists);
     }
     const request = decided(await admin.approve(id, hashInviteToken(token), expiresAt));
-    await mailer.send(
-      invitationEmail({
+    await mailer.send({
+      ...invitationEmail({
         to: request.email,
         inviteLink: invitationLink(config.appUrl, token, request.email),
         expiresAt,
         supportEmail: config.supportEmail,
       }),
-    );
+      // The admin who approved sees the mail in the outbox, never the link that signs up.
+      secrets: [token],
+    });
     log.info({ adminId: c.var.user.id, requestId: id }, 'access request approved');
     return c.json(request, 200);
   })

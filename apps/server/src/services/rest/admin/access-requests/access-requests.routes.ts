@@ -4,45 +4,36 @@ import {
   accessRequestsQuerySchema,
   accessRequestsResponseSchema,
 } from '@chorus/shared/api/access-requests';
-import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { errorResponse, jsonContent } from '../../../../http/openapi.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
-const tags = ['Admin'];
-const refusals = {
-  401: errorResponse('Not signed in'),
-  403: errorResponse('Not an admin'),
-};
 const params = z.object({ id: z.uuid('id must be the id of an access request') });
 
 export const listAccessRequestsRoute = createRoute({
   method: 'get',
   path: '/admin/access-requests',
-  tags,
   summary: 'Access requests, newest first (admins only)',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { query: accessRequestsQuerySchema },
   responses: {
     200: jsonContent(accessRequestsResponseSchema, 'A page of requests and the total count'),
     400: errorResponse('Invalid filter or page'),
-    ...refusals,
+    ...adminRefusals,
   },
 });
 
 export const approveAccessRequestRoute = createRoute({
   method: 'post',
   path: '/admin/access-requests/{id}/approve',
-  tags,
   summary: 'Approve a request and e-mail a one-time invitation link; audit-logged',
   description:
     'The link is `APP_URL/auth?invite={token}&email={address}`, valid 7 days, for one sign-up with that address. Only the SHA-256 of the token is stored. Approving again sends a new link and voids the old one.',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { params },
   responses: {
     200: jsonContent(accessRequestSchema, 'The approved request'),
     400: errorResponse('Malformed id'),
-    ...refusals,
+    ...adminRefusals,
     404: errorResponse('No such request'),
     409: errorResponse('Already used, or the address already has an account'),
   },
@@ -51,15 +42,13 @@ export const approveAccessRequestRoute = createRoute({
 export const declineAccessRequestRoute = createRoute({
   method: 'post',
   path: '/admin/access-requests/{id}/decline',
-  tags,
   summary: 'Decline a request (an invitation already sent stops working); audit-logged',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { params },
   responses: {
     200: jsonContent(accessRequestSchema, 'The declined request'),
     400: errorResponse('Malformed id'),
-    ...refusals,
+    ...adminRefusals,
     404: errorResponse('No such request'),
     409: errorResponse('Already declined or used'),
   },

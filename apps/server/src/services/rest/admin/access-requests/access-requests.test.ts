@@ -3,20 +3,17 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessRequest, AccessRequestsResponse } from '@chorus/shared/api/access-requests';
 import { peopleMessages } from '@chorus/shared/messages';
-import { accessRequests, adminAuditLogs, profiles } from '../../../../db/schema.ts';
+import { accessRequests, adminAuditLogs } from '../../../../db/schema/index.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../../../../test/harness.ts';
+import { signUpAdminTrio, type TestUser } from '../test-users.ts';
 
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-let admin: Client;
-let plain: Client;
+let admin: TestUser;
+let plain: TestUser;
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.user('ar-root@example.com');
-  admin = await t.user('ar-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('ar-plain@example.com');
+  ({ admin, plain } = await signUpAdminTrio(t, 'ar'));
 });
 afterAll(() => t.close());
 
@@ -63,12 +60,16 @@ describe('admin access requests', () => {
     expect(expires - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
     expect(expires - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600 * 1000);
 
-    const [mail] = await t.outboxFor('invitee@example.com');
+    const [mail] = await t.deliveredTo('invitee@example.com');
     expect(mail!.template).toBe('access_invitation');
     expect(mail!.subject).toBe('Your invitation to Chorus');
     const link = inviteLinkIn(mail!.text!);
     expect(link).toEqual({ token: expect.any(String), email: 'invitee@example.com' });
     expect(mail!.html).toContain(`${TEST_APP_URL}/auth?invite=${link!.token}`);
+    // The outbox, which admins read, shows the mail without the link that signs up.
+    const [shown] = await t.outboxFor('invitee@example.com');
+    expect(`${shown!.html}${shown!.text}`).not.toContain(link!.token);
+    expect(shown!.text).toContain(`${TEST_APP_URL}/auth?invite=[hidden]`);
     const [stored] = await t.db.select().from(accessRequests).where(eq(accessRequests.id, row.id));
     expect(stored!.invite_token_hash).toBe(createHash('sha256').update(link!.token).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(link!.token);

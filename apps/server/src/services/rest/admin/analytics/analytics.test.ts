@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsResponse } from '@chorus/shared/api/analytics';
-import { clientErrors, conversations, messages, usageEvents } from '../../../../db/schema.ts';
+import { clientErrors, conversations, messages, usageEvents } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 
 let t: TestApp;
@@ -63,7 +63,7 @@ beforeAll(async () => {
     status: 'ok' | 'error' = 'ok',
   ) => ({
     user_id: userId,
-    kind: 'chat' as const,
+    source: 'chat' as const,
     provider,
     model: 'm',
     status,
@@ -75,7 +75,7 @@ beforeAll(async () => {
     ev(third.id, 1, 'anthropic'),
     ev(plain.id, 3, 'openai'),
     // Only a proxy call that day: still an active user.
-    { ...ev(admin.id, 2, 'openai'), kind: 'proxy' as const },
+    { ...ev(admin.id, 2, 'openai'), source: 'proxy' as const },
     ev(third.id, 20, 'gemini'),
   ]);
   await t.db.insert(clientErrors).values([
@@ -98,10 +98,11 @@ describe('GET /rest/v1/admin/analytics', () => {
     expect(res.body.to).toBe(dayAgo(0).date);
     expect(res.body.from).toBe(dayAgo(6).date);
     const day = (n: number) => res.body.days.find((d) => d.date === dayAgo(n).date)!;
+    // Messages are the ones people sent; the replies are not counted (activity.ts).
     expect(day(1)).toEqual({
       date: dayAgo(1).date,
       active_users: 2,
-      messages: 6,
+      messages: 3,
       calls: 3,
       errors: 1,
       error_rate: 1 / 3,
@@ -109,17 +110,23 @@ describe('GET /rest/v1/admin/analytics', () => {
       client_errors: 2,
     });
     expect(day(2)).toMatchObject({ active_users: 1, messages: 0, calls: 1, errors: 0 });
-    expect(day(3)).toMatchObject({ active_users: 1, messages: 2, calls: 1, error_rate: 0 });
+    expect(day(3)).toMatchObject({ active_users: 1, messages: 1, calls: 1, error_rate: 0 });
     expect(day(0)).toMatchObject({ active_users: 0, messages: 0, calls: 0, error_rate: 0 });
     expect(res.body.providers).toEqual([
       { provider: 'openai', calls: 4, share: 0.8 },
       { provider: 'anthropic', calls: 1, share: 0.2 },
     ]);
-    expect(res.body.totals).toEqual({ active_users: 3, messages: 8, calls: 5, errors: 1 });
+    expect(res.body.totals).toEqual({
+      active_users: 3,
+      messages: 4,
+      failed_replies: 1,
+      calls: 5,
+      errors: 1,
+    });
 
     // A longer window reaches the older rows.
     const month = await admin.get<AnalyticsResponse>('/rest/v1/admin/analytics?days=30');
-    expect(month.body.totals.messages).toBe(9);
+    expect(month.body.totals.messages).toBe(5);
     expect(month.body.providers.map((p) => p.provider)).toContain('gemini');
   });
 

@@ -11,6 +11,7 @@ import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { createRouter } from '../../../../http/openapi.ts';
 import { invalidateEnabledProviders } from '../../../keys/enabled-providers.ts';
+import { keysChanged } from '../../../../ai/keys.ts';
 import {
   deleteAdminApiKeyRoute,
   listAdminApiKeysRoute,
@@ -53,6 +54,7 @@ export const adminApiKeysRouter = createRouter<AuthedEnv>()
       hint: maskKey(key),
       model: model || null,
     });
+    await keysChanged(c.var.deps);
     c.var.deps.log.info({ adminId: c.var.user.id, provider, kind }, 'admin key set');
     return c.json(summary(saved), 200);
   })
@@ -69,6 +71,7 @@ export const adminApiKeysRouter = createRouter<AuthedEnv>()
         `There is no ${kind} key for ${providers[provider].name}.`,
       );
     }
+    await keysChanged(c.var.deps);
     c.var.deps.log.info({ adminId: c.var.user.id, provider, kind }, 'admin key removed');
     return c.body(null, 204);
   })
@@ -78,6 +81,7 @@ export const adminApiKeysRouter = createRouter<AuthedEnv>()
     const db = c.var.deps.database.db;
     await new AdminKeysRepository(db, c.var.user.id).setProviderEnabled(provider, enabled);
     invalidateEnabledProviders(db);
+    await keysChanged(c.var.deps);
     c.var.deps.log.info({ adminId: c.var.user.id, provider, enabled }, 'provider switched');
     return c.json({ provider, enabled }, 200);
   });

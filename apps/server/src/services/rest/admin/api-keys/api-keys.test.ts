@@ -10,18 +10,18 @@ import type {
 } from '@chorus/shared/api/keys';
 import { keyMessages, messages } from '@chorus/shared/messages';
 import { providerIds } from '@chorus/shared/providers';
-import { adminAuditLogs, emailOutbox, profiles, systemApiKeys } from '../../../../db/schema.ts';
+import { adminAuditLogs, emailOutbox, systemApiKeys } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
-import { resolveProviderKey } from '../../../keys/resolve-key.ts';
+import { signUpAdminTrio, type TestUser } from '../test-users.ts';
+import { resolveProviderKey } from '../../../../ai/keys.ts';
 
 const CANARY = 'sk-admin-canary-9c8b7a6f5e4d3c2b';
 const logLines: string[] = [];
 const seen: unknown[] = [];
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-let root: Client;
-let admin: Client;
-let plain: Client;
+let root: TestUser;
+let admin: TestUser;
+let plain: TestUser;
 
 /** Every answer a test reads is kept, so the canary check covers them all. */
 const keep = async <T extends { body: unknown }>(res: Promise<T>): Promise<T> => {
@@ -40,10 +40,7 @@ beforeAll(async () => {
       },
     }),
   });
-  root = await t.user('keys-root@example.com');
-  admin = await t.user('keys-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('keys-plain@example.com');
+  ({ root, admin, plain } = await signUpAdminTrio(t, 'keys'));
 });
 afterAll(() => t.close());
 
@@ -166,9 +163,10 @@ describe('admin key management', () => {
       source: 'system',
       key_hint: 'sk-…3c2b',
     });
-    expect(
-      await resolveProviderKey({ db: t.db, box: t.deps.box, userId: ann.id, provider: 'openai' }),
-    ).toEqual({ apiKey: CANARY, source: 'system' });
+    expect(await resolveProviderKey(t.deps, { userId: ann.id, provider: 'openai' })).toEqual({
+      apiKey: CANARY,
+      source: 'system',
+    });
   });
 
   it('serves a default key to the users it is granted to, and rotates it for all at once', async () => {
@@ -203,14 +201,10 @@ describe('admin key management', () => {
     await admin.request('PUT', '/rest/v1/admin/api-keys/default/anthropic', {
       api_key: 'sk-ant-rotated-0002',
     });
-    expect(
-      await resolveProviderKey({
-        db: t.db,
-        box: t.deps.box,
-        userId: ben.id,
-        provider: 'anthropic',
-      }),
-    ).toEqual({ apiKey: 'sk-ant-rotated-0002', source: 'default' });
+    expect(await resolveProviderKey(t.deps, { userId: ben.id, provider: 'anthropic' })).toEqual({
+      apiKey: 'sk-ant-rotated-0002',
+      source: 'default',
+    });
     // A user cannot remove an admin key through their own key routes.
     expect((await ben.del('/rest/v1/api-keys/anthropic')).status).toBe(404);
 
@@ -222,14 +216,7 @@ describe('admin key management', () => {
     const gone = await admin.del('/rest/v1/admin/api-keys/default/anthropic');
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ error: 'There is no default key for Anthropic.' });
-    expect(
-      await resolveProviderKey({
-        db: t.db,
-        box: t.deps.box,
-        userId: ben.id,
-        provider: 'anthropic',
-      }),
-    ).toBeNull();
+    expect(await resolveProviderKey(t.deps, { userId: ben.id, provider: 'anthropic' })).toBeNull();
     const deletions = await t.db
       .select()
       .from(adminAuditLogs)
@@ -309,14 +296,7 @@ describe('admin key management', () => {
         )
       ).body,
     ).toMatchObject({ available: false });
-    expect(
-      await resolveProviderKey({
-        db: t.db,
-        box: t.deps.box,
-        userId: other.id,
-        provider: 'mistral',
-      }),
-    ).toBeNull();
+    expect(await resolveProviderKey(t.deps, { userId: other.id, provider: 'mistral' })).toBeNull();
     expect((await other.del('/rest/v1/api-keys/mistral')).status).toBe(404);
 
     const ownerView = await keep(

@@ -1,4 +1,8 @@
-import { listAuditLogs, writeAuditLog } from '../../../../db/repositories/audit-logs.ts';
+import {
+  listAuditLogs,
+  toAuditLogEntry,
+  writeAuditLog,
+} from '../../../../db/repositories/audit-logs.ts';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { createRouter } from '../../../../http/openapi.ts';
@@ -31,17 +35,5 @@ export const adminAuditLogsRouter = createRouter<AuthedEnv>()
       record_id: body.record_id ?? null,
       details: body.details,
     });
-    return c.json(
-      {
-        id: row.id,
-        admin_id: row.admin_id,
-        admin_email: c.var.user.email,
-        action: row.action,
-        table_name: row.table_name,
-        record_id: row.record_id,
-        details: row.details,
-        created_at: row.created_at.toISOString(),
-      },
-      201,
-    );
+    return c.json(toAuditLogEntry(row, c.var.user.email), 201);
   });

@@ -7,16 +7,16 @@ import {
   createAuditLogSchema,
 } from '@chorus/shared/api/audit-logs';
 import { messages } from '@chorus/shared/messages';
-import { isAdmin } from '../../../../db/repositories/roles.ts';
+import { isAdminRole } from '@chorus/shared/roles';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
 /** Spec §6: a non-admin's write is refused with this exact sentence, before the body is read. */
 const requireAdminToLog = createMiddleware<AuthedEnv>(async (c, next) => {
   if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
-  if (!(await isAdmin(c.var.deps.database.db, c.var.user.id))) {
+  if (!isAdminRole(c.var.role)) {
     throw new ApiError(403, 'auth:forbidden', messages.admin.notAuthorizedToLog);
   }
   await next();
@@ -25,20 +25,18 @@ const requireAdminToLog = createMiddleware<AuthedEnv>(async (c, next) => {
 export const listAuditLogsRoute = createRoute({
   method: 'get',
   path: '/admin/audit-logs',
-  tags: ['Admin'],
   summary: 'The audit log of admin actions, newest first, filterable (admins only)',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { query: auditLogsQuerySchema },
   responses: {
     200: jsonContent(auditLogsResponseSchema, 'A page of entries and the total count'),
     400: errorResponse('Invalid filter or page'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('Not an admin'),
+    ...adminRefusals,
   },
 });
 
 export const createAuditLogRoute = createRoute({
+  'x-access': 'admin',
   method: 'post',
   path: '/admin/audit-logs',
   tags: ['Admin'],

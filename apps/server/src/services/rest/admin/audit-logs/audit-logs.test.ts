@@ -1,22 +1,18 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditLogEntry, AuditLogsResponse } from '@chorus/shared/api/audit-logs';
 import { messages } from '@chorus/shared/messages';
-import { adminAuditLogs, profiles } from '../../../../db/schema.ts';
+import { adminAuditLogs } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+import { signUpAdminTrio, type TestUser } from '../test-users.ts';
 
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-let root: Client;
-let admin: Client;
-let plain: Client;
+let root: TestUser;
+let admin: TestUser;
+let plain: TestUser;
 
 beforeAll(async () => {
   t = await startTestApp();
-  root = await t.user('audit-root@example.com');
-  admin = await t.user('audit-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('audit-plain@example.com');
+  ({ root, admin, plain } = await signUpAdminTrio(t, 'audit'));
 });
 afterAll(() => t.close());
 

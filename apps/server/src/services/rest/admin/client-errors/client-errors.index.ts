@@ -1,6 +1,6 @@
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { createRouter } from '../../../../http/openapi.ts';
-import { listClientErrors } from '../../client-errors/client-errors.repository.ts';
+import { listClientErrors } from '../../../../db/repositories/client-errors.ts';
 import { listClientErrorsRoute } from './client-errors.routes.ts';
 
 export const adminClientErrorsRouter = createRouter<AuthedEnv>().openapi(

@@ -1,6 +1,6 @@
-import { EmailOutboxRepository } from '../../../../email/outbox-repository.ts';
+import { EmailOutboxRepository } from '../../../../db/repositories/email-outbox.ts';
 import { optOutTemplates } from '../../../../email/transport.ts';
-import { unsubscribedAmong } from '../../../../email/unsubscribes.ts';
+import { unsubscribedAmong } from '../../../../db/repositories/unsubscribes.ts';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { createRouter } from '../../../../http/openapi.ts';
@@ -41,6 +41,13 @@ export const adminEmailOutboxRouter = createRouter<AuthedEnv>()
       }
     }
     const outcome = await mailer.resend(id);
+    if (outcome === 'erased') {
+      throw new ApiError(
+        409,
+        'email:one_time_link',
+        'This e-mail held a one-time link and was delivered already, so it is not kept to resend. Ask the person to request a new link.',
+      );
+    }
     await repo.auditResend(c.var.user.id, mail, outcome ?? 'missing');
     log.info({ adminId: c.var.user.id, outboxId: id, outcome }, 'email resent by an admin');
     const after = await repo.find(id);

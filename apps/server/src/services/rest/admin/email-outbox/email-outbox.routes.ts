@@ -5,13 +5,11 @@ import {
   emailOutboxListSchema,
   emailOutboxQuerySchema,
 } from '@chorus/shared/api/email';
-import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { errorResponse, jsonContent } from '../../../../http/openapi.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
 export const listEmailOutboxRoute = createRoute({
-  tags: ['Admin'],
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   method: 'get',
   path: '/admin/email-outbox',
   summary: 'Every e-mail Chorus wrote, newest first, optionally by status (admins only)',
@@ -19,15 +17,12 @@ export const listEmailOutboxRoute = createRoute({
   responses: {
     200: jsonContent(emailOutboxListSchema, 'A page of outbox rows and the total count'),
     400: errorResponse('Invalid query'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('Not an admin'),
+    ...adminRefusals,
   },
 });
 
 export const getEmailOutboxRoute = createRoute({
-  tags: ['Admin'],
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   method: 'get',
   path: '/admin/email-outbox/{id}',
   summary: 'One outbox row with its HTML and text parts (admins only)',
@@ -35,16 +30,13 @@ export const getEmailOutboxRoute = createRoute({
   responses: {
     200: jsonContent(emailOutboxItemSchema, 'The e-mail'),
     400: errorResponse('Not an outbox id'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('Not an admin'),
+    ...adminRefusals,
     404: errorResponse('No such e-mail'),
   },
 });
 
 export const resendEmailOutboxRoute = createRoute({
-  tags: ['Admin'],
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   method: 'post',
   path: '/admin/email-outbox/{id}/resend',
   summary: 'Send an outbox row again now; written to the audit log (admins only)',
@@ -52,9 +44,10 @@ export const resendEmailOutboxRoute = createRoute({
   responses: {
     200: jsonContent(emailOutboxItemSchema, 'The e-mail after the attempt'),
     400: errorResponse('Not an outbox id'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('Not an admin'),
+    ...adminRefusals,
     404: errorResponse('No such e-mail'),
-    409: errorResponse('The recipient unsubscribed from this kind of e-mail'),
+    409: errorResponse(
+      'The recipient unsubscribed from this kind of e-mail, or it held a one-time link already delivered',
+    ),
   },
 });

@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailOutboxItem, EmailOutboxList } from '@chorus/shared/api/email';
 import { messages } from '@chorus/shared/messages';
-import { adminAuditLogs, emailOutbox, profiles } from '../../../../db/schema.ts';
+import { adminAuditLogs, emailOutbox, profiles } from '../../../../db/schema/index.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../email/testing/smtp-sink.ts';
+import { emailIdentity } from '../../../../email/identity.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 
 const BASE = '/rest/v1/admin/email-outbox';
@@ -90,7 +91,12 @@ describe('admin e-mail outbox', () => {
   it('resends through SMTP, marks the row sent and writes the audit log', async () => {
     // Same database and secret, so the admin's session cookie holds there too.
     const mailing = await startTestApp({
-      env: { SMTP_URL: sink.url, AUTH_SECRET: t.config.authSecret },
+      env: {
+        SMTP_URL: sink.url,
+        AUTH_SECRET: t.config.authSecret,
+        // One deployment: the same key opens what the first instance sealed.
+        KEY_ENCRYPTION_SECRET: t.config.keyEncryptionSecret,
+      },
       database: t.database,
     });
     try {
@@ -126,7 +132,10 @@ describe('admin e-mail outbox', () => {
 
   it('refuses to resend a welcome mail to an address that unsubscribed', async () => {
     const row = await welcomeOf(admin.email);
-    await t.client().post('/rest/v1/unsubscribe', { email: admin.email });
+    await t.client().post('/rest/v1/unsubscribe', {
+      email: admin.email,
+      token: emailIdentity(t.config).unsubscribeToken(admin.email),
+    });
     const res = await admin.post(`${BASE}/${row.id}/resend`);
     expect(res.status).toBe(409);
     const [after] = await t.db.select().from(emailOutbox).where(eq(emailOutbox.id, row.id));

@@ -5,15 +5,18 @@ import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { createRouter } from '../../../../http/openapi.ts';
 import { getOverviewRoute } from './overview.routes.ts';
 
-const startOfUtcDay = (now = new Date()) =>
-  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+/** Today, UTC: [00:00, tomorrow 00:00). */
+const todayUtc = (now = new Date()) => {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
+};
 
 export const adminOverviewRouter = createRouter<AuthedEnv>().openapi(
   getOverviewRoute,
   async (c) => {
     const db = c.var.deps.database.db;
     const [counts, pending, mode] = await Promise.all([
-      readOverviewCounts(db, startOfUtcDay()),
+      readOverviewCounts(db, todayUtc()),
       countPendingAccessRequests(db),
       readSignupMode(db),
     ]);

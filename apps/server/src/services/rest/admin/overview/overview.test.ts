@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOverview } from '@chorus/shared/api/admin';
 import {
@@ -6,22 +5,18 @@ import {
   clientErrors,
   conversations,
   messages,
-  profiles,
-} from '../../../../db/schema.ts';
+} from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+import { signUpAdminTrio, type TestUser } from '../test-users.ts';
 
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-let root: Client;
-let admin: Client;
-let plain: Client;
+let root: TestUser;
+let admin: TestUser;
+let plain: TestUser;
 
 beforeAll(async () => {
   t = await startTestApp();
-  root = await t.user('overview-root@example.com');
-  admin = await t.user('overview-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('overview-plain@example.com');
+  ({ root, admin, plain } = await signUpAdminTrio(t, 'overview'));
 });
 afterAll(() => t.close());
 
@@ -46,10 +41,12 @@ describe('GET /rest/v1/admin/overview', () => {
 
     const res = await admin.get<AdminOverview>('/rest/v1/admin/overview');
     expect(res.status).toBe(200);
+    // Active means a message sent or an AI call made: the two admins only signed in. Messages
+    // are the ones people sent, not the replies (activity.ts).
     expect(res.body).toEqual({
       users_total: 3,
-      active_today: 3,
-      messages_today: 3,
+      active_today: 1,
+      messages_today: 1,
       errors_today: 2,
       errors_breakdown: { client_errors: 1, failed_replies: 1 },
       pending_access_requests: 1,

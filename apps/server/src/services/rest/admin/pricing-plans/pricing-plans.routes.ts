@@ -6,45 +6,36 @@ import {
   deletePricingPlanResponseSchema,
   updatePricingPlanSchema,
 } from '@chorus/shared/api/plans';
-import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { errorResponse, jsonContent } from '../../../../http/openapi.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
-const tags = ['Admin'];
 const planParams = z.object({ id: z.uuid('Not a plan id') });
-const refusals = {
-  401: errorResponse('Not signed in'),
-  403: errorResponse('Not an admin'),
-};
 
 export const listPricingPlansRoute = createRoute({
   method: 'get',
   path: '/admin/pricing-plans',
-  tags,
   summary: 'Every pricing plan with how many users are on it, Free first (admins only)',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   responses: {
     200: jsonContent(adminPricingPlansResponseSchema, 'The plans'),
-    ...refusals,
+    ...adminRefusals,
   },
 });
 
 export const createPricingPlanRoute = createRoute({
   method: 'post',
   path: '/admin/pricing-plans',
-  tags,
   summary: 'Create a plan; written to the audit log',
   description:
     '`daily_prompt_limit` null is unlimited; empty `allowed_providers` / `allowed_models` allow all. `stripe_price_id` makes the plan purchasable through Stripe Checkout.',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: {
     body: { content: { 'application/json': { schema: createPricingPlanSchema } }, required: true },
   },
   responses: {
     201: jsonContent(adminPricingPlanSchema, 'The new plan'),
     400: errorResponse('Invalid input'),
-    ...refusals,
+    ...adminRefusals,
     409: errorResponse('A plan with that name exists'),
   },
 });
@@ -52,10 +43,8 @@ export const createPricingPlanRoute = createRoute({
 export const updatePricingPlanRoute = createRoute({
   method: 'patch',
   path: '/admin/pricing-plans/{id}',
-  tags,
   summary: 'Change a plan; written to the audit log. Free cannot be renamed.',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: {
     params: planParams,
     body: { content: { 'application/json': { schema: updatePricingPlanSchema } }, required: true },
@@ -63,7 +52,7 @@ export const updatePricingPlanRoute = createRoute({
   responses: {
     200: jsonContent(adminPricingPlanSchema, 'The changed plan'),
     400: errorResponse('Invalid input, or renaming Free'),
-    ...refusals,
+    ...adminRefusals,
     404: errorResponse('No such plan'),
     409: errorResponse('A plan with that name exists'),
   },
@@ -72,16 +61,14 @@ export const updatePricingPlanRoute = createRoute({
 export const deletePricingPlanRoute = createRoute({
   method: 'delete',
   path: '/admin/pricing-plans/{id}',
-  tags,
   summary:
     "Delete a plan, moving its users to Free; written to the audit log. Free can't be deleted.",
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { params: planParams },
   responses: {
     200: jsonContent(deletePricingPlanResponseSchema, 'Deleted; how many users moved to Free'),
     400: errorResponse('Deleting Free, or a malformed id'),
-    ...refusals,
+    ...adminRefusals,
     404: errorResponse('No such plan'),
   },
 });

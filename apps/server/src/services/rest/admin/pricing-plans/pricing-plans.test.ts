@@ -1,9 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StorageUsage } from '@chorus/shared/api/files';
 import type { AdminPricingPlan, AdminPricingPlansResponse } from '@chorus/shared/api/plans';
+import { fileLimitDefaults, MB } from '@chorus/shared/limits';
 import type { Profile } from '@chorus/shared/api/profile';
 import { planMessages } from '@chorus/shared/messages';
-import { adminAuditLogs, pricingPlans, profiles } from '../../../../db/schema.ts';
+import { adminAuditLogs, pricingPlans, profiles } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 
 let t: TestApp;
@@ -56,8 +58,44 @@ describe('/rest/v1/admin/pricing-plans', () => {
       daily_prompt_limit: null,
       allowed_providers: [],
       allowed_models: [],
+      // Set by the storage migration: 10 MB a file, 100 MB in all.
+      max_file_bytes: 10 * MB,
+      storage_quota_bytes: 100 * MB,
       user_count: 2,
     });
+  });
+
+  it('sets, changes and clears a plan’s file limits, which uploads then obey', async () => {
+    const created = await admin.post<AdminPricingPlan>('/rest/v1/admin/pricing-plans', {
+      name: 'Files',
+      max_file_bytes: 2 * MB,
+      storage_quota_bytes: 50 * MB,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ max_file_bytes: 2 * MB, storage_quota_bytes: 50 * MB });
+    await t.db.update(profiles).set({ plan_id: created.body.id }).where(eq(profiles.id, plain.id));
+    expect((await plain.get<StorageUsage>('/storage/v1/usage')).body).toMatchObject({
+      plan_name: 'Files',
+      max_file_bytes: 2 * MB,
+      storage_quota_bytes: 50 * MB,
+    });
+
+    const cleared = await admin.patch<AdminPricingPlan>(
+      `/rest/v1/admin/pricing-plans/${created.body.id}`,
+      { max_file_bytes: null, storage_quota_bytes: 1000 },
+    );
+    expect(cleared.body).toMatchObject({ max_file_bytes: null, storage_quota_bytes: 1000 });
+    expect((await auditFor(created.body.id))[0]!.details).toMatchObject({
+      changes: { max_file_bytes: null, storage_quota_bytes: 1000 },
+      previous: { max_file_bytes: 2 * MB, storage_quota_bytes: 50 * MB },
+    });
+    // Null is the instance default.
+    expect((await plain.get<StorageUsage>('/storage/v1/usage')).body).toMatchObject({
+      max_file_bytes: fileLimitDefaults.maxFileBytes,
+      storage_quota_bytes: 1000,
+    });
+    await t.db.update(profiles).set({ plan_id: null }).where(eq(profiles.id, plain.id));
+    await admin.del(`/rest/v1/admin/pricing-plans/${created.body.id}`);
   });
 
   it('creates, edits and deletes a plan, writing each change to the audit log', async () => {
@@ -159,6 +197,10 @@ describe('/rest/v1/admin/pricing-plans', () => {
       { name: 'X', daily_prompt_limit: 1.5 },
       { name: 'X', allowed_providers: ['openia'] },
       { name: 'X', surprise: true },
+      { name: 'X', max_file_bytes: 0 },
+      { name: 'X', max_file_bytes: 6 * 1024 * MB },
+      { name: 'X', storage_quota_bytes: -1 },
+      { name: 'X', storage_quota_bytes: '100 MB' },
     ]) {
       expect(
         (await admin.post('/rest/v1/admin/pricing-plans', body)).status,

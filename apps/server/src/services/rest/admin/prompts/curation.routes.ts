@@ -10,14 +10,9 @@ import {
   curationPatchSchema,
   type LibraryKind,
 } from '@chorus/shared/api/library';
-import { errorResponse, jsonContent, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { errorResponse, jsonContent } from '../../../../http/openapi.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
-const tags = ['Admin'];
-const refusals = {
-  401: errorResponse('Not signed in'),
-  403: errorResponse('Not an admin'),
-};
 const idParams = z.object({ id: z.uuid('Not an id') });
 
 const schemasOf = {
@@ -42,24 +37,20 @@ export const curationRoutes = <K extends LibraryKind>(kind: K) => {
     list: createRoute({
       method: 'get',
       path: `/admin/${kind}`,
-      tags,
       summary: `Entries of the ${s.label} that authors shared or admins published (admins only)`,
-      security: sessionCookie,
-      middleware: [requireRole('admin')] as const,
+      ...adminOnly,
       request: { query: adminLibraryQuerySchema },
       responses: {
         200: jsonContent(s.list as (typeof schemasOf)[K]['list'], 'A page of entries'),
         400: errorResponse('Invalid query'),
-        ...refusals,
+        ...adminRefusals,
       },
     }),
     create: createRoute({
       method: 'post',
       path: `/admin/${kind}`,
-      tags,
       summary: `Add a curated entry to the ${s.label}; written to the audit log`,
-      security: sessionCookie,
-      middleware: [requireRole('admin')] as const,
+      ...adminOnly,
       request: {
         body: {
           content: { 'application/json': { schema: s.create as (typeof schemasOf)[K]['create'] } },
@@ -69,17 +60,15 @@ export const curationRoutes = <K extends LibraryKind>(kind: K) => {
       responses: {
         201: jsonContent(s.item as (typeof schemasOf)[K]['item'], 'The new entry'),
         400: errorResponse('Invalid input'),
-        ...refusals,
+        ...adminRefusals,
       },
     }),
     curate: createRoute({
       method: 'patch',
       path: `/admin/${kind}/{id}`,
-      tags,
       summary: `Publish, unpublish or feature an entry of the ${s.label}; written to the audit log`,
       description: 'Featuring also publishes; unpublishing also unfeatures.',
-      security: sessionCookie,
-      middleware: [requireRole('admin')] as const,
+      ...adminOnly,
       request: {
         params: idParams,
         body: { content: { 'application/json': { schema: curationPatchSchema } }, required: true },
@@ -87,22 +76,20 @@ export const curationRoutes = <K extends LibraryKind>(kind: K) => {
       responses: {
         200: jsonContent(s.item as (typeof schemasOf)[K]['item'], 'The entry'),
         400: errorResponse('Invalid input'),
-        ...refusals,
+        ...adminRefusals,
         404: errorResponse('No such shared or published entry'),
       },
     }),
     remove: createRoute({
       method: 'delete',
       path: `/admin/${kind}/{id}`,
-      tags,
       summary: `Delete an entry of the ${s.label}; written to the audit log`,
-      security: sessionCookie,
-      middleware: [requireRole('admin')] as const,
+      ...adminOnly,
       request: { params: idParams },
       responses: {
         204: { description: 'Deleted' },
         400: errorResponse('Malformed id'),
-        ...refusals,
+        ...adminRefusals,
         404: errorResponse('No such shared or published entry'),
       },
     }),

@@ -8,7 +8,7 @@ import type {
   LibraryPromptsResponse,
   LibraryScenariosResponse,
 } from '@chorus/shared/api/library';
-import { adminAuditLogs, prompts, scenarios } from '../../../../db/schema.ts';
+import { adminAuditLogs, prompts, scenarios } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 
 let t: TestApp;

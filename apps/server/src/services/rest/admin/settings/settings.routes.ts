@@ -9,6 +9,7 @@ const refusals = {
 };
 
 export const getSettingsRoute = createRoute({
+  'x-access': 'super_admin',
   method: 'get',
   path: '/admin/settings',
   tags: ['Admin'],
@@ -22,6 +23,7 @@ export const getSettingsRoute = createRoute({
 });
 
 export const putSettingsRoute = createRoute({
+  'x-access': 'super_admin',
   method: 'put',
   path: '/admin/settings',
   tags: ['Admin'],

@@ -1,25 +1,22 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppSettings, SignupModeResponse } from '@chorus/shared/api/settings';
-import { adminAuditLogs, profiles } from '../../../../db/schema.ts';
+import { adminAuditLogs } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
+import { signUpAdminTrio, type TestUser } from '../test-users.ts';
 
 let t: TestApp;
-type Client = Awaited<ReturnType<TestApp['user']>>;
-let root: Client;
-let admin: Client;
-let plain: Client;
+let root: TestUser;
+let admin: TestUser;
+let plain: TestUser;
 
 beforeAll(async () => {
   t = await startTestApp();
-  root = await t.user('settings-root@example.com');
-  admin = await t.user('settings-admin@example.com');
-  await t.db.update(profiles).set({ role: 'admin' }).where(eq(profiles.id, admin.id));
-  plain = await t.user('settings-plain@example.com');
+  ({ root, admin, plain } = await signUpAdminTrio(t, 'settings'));
 });
 afterAll(() => t.close());
 
-const put = (c: Client | ReturnType<TestApp['client']>, body: unknown) =>
+const put = (c: TestUser | ReturnType<TestApp['client']>, body: unknown) =>
   c.request<AppSettings>('PUT', '/rest/v1/admin/settings', body);
 
 describe('/rest/v1/admin/settings', () => {

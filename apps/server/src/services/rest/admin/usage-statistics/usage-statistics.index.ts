@@ -39,24 +39,23 @@ export const adminUsageStatisticsRouter = createRouter<AuthedEnv>().openapi(
     const { from, to } = dateRange(query.from, query.to);
     const stats = await usageStatistics(c.var.deps.database.db, from, to);
     if (query.format === 'json') return c.json({ from, to, ...stats }, 200);
+    const totals = ['calls', 'errors', 'input_tokens', 'output_tokens', 'cost_usd'] as const;
     const csv =
       query.table === 'tokens'
         ? toCsv(
-            ['provider', 'model', 'calls', 'errors', 'input_tokens', 'output_tokens'],
-            stats.tokens.map((r) => [
-              r.provider,
-              r.model,
-              r.calls,
-              r.errors,
-              r.input_tokens,
-              r.output_tokens,
-            ]),
+            ['provider', 'model', ...totals],
+            stats.tokens.map((r) => [r.provider, r.model, ...totals.map((k) => r[k])]),
           )
-        : toCsv(
-            ['date', 'user_id', 'email', 'prompts'],
-            stats.prompt_usage.map((r) => [r.date, r.user_id, r.email, r.count]),
-          );
-    const name = `chorus-${query.table === 'tokens' ? 'tokens' : 'prompt-usage'}-${from}-to-${to}.csv`;
+        : query.table === 'sources'
+          ? toCsv(
+              ['source', ...totals],
+              stats.sources.map((r) => [r.source, ...totals.map((k) => r[k])]),
+            )
+          : toCsv(
+              ['date', 'user_id', 'email', 'prompts'],
+              stats.prompt_usage.map((r) => [r.date, r.user_id, r.email, r.count]),
+            );
+    const name = `chorus-${query.table.replace('_', '-')}-${from}-to-${to}.csv`;
     return new Response(csv, {
       status: 200,
       headers: {

@@ -3,18 +3,16 @@ import {
   usageStatisticsQuerySchema,
   usageStatisticsResponseSchema,
 } from '@chorus/shared/api/usage';
-import { errorResponse, sessionCookie } from '../../../../http/openapi.ts';
-import { requireRole } from '../../../../http/session.ts';
+import { errorResponse } from '../../../../http/openapi.ts';
+import { adminOnly, adminRefusals } from '../admin-route.ts';
 
 export const usageStatisticsRoute = createRoute({
   method: 'get',
   path: '/admin/usage-statistics',
-  tags: ['Admin'],
   summary: 'Prompts per user per day and tokens per provider and model in a date range (admins)',
   description:
     '`from` and `to` are UTC dates, inclusive, at most 366 days apart; they default to the last 30 days. `format=csv` answers a CSV download of `table` (`prompt_usage`, the default, or `tokens`).',
-  security: sessionCookie,
-  middleware: [requireRole('admin')] as const,
+  ...adminOnly,
   request: { query: usageStatisticsQuerySchema },
   responses: {
     200: {
@@ -25,7 +23,6 @@ export const usageStatisticsRoute = createRoute({
       },
     },
     400: errorResponse('Bad dates or a range over 366 days'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('Not an admin'),
+    ...adminRefusals,
   },
 });

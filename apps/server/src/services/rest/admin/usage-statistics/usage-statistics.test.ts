@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageStatisticsResponse } from '@chorus/shared/api/usage';
-import { promptUsage, usageEvents, users } from '../../../../db/schema.ts';
+import { promptUsage, usageEvents, users } from '../../../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../../../test/harness.ts';
 
 let t: TestApp;
@@ -24,25 +24,27 @@ beforeAll(async () => {
   await t.db.insert(usageEvents).values([
     {
       user_id: admin.id,
-      kind: 'chat',
+      source: 'chat',
       provider: 'openai',
       model: 'gpt-5-mini',
       input_tokens: 10,
       output_tokens: 20,
+      cost_usd: 0.0000425,
       created_at: at('2025-01-01T10:00:00Z'),
     },
     {
       user_id: plain.id,
-      kind: 'proxy',
+      source: 'proxy',
       provider: 'openai',
       model: 'gpt-5-mini',
       input_tokens: 5,
       output_tokens: 6,
+      cost_usd: 0.0000132,
       created_at: at('2025-01-02T23:59:59Z'),
     },
     {
       user_id: plain.id,
-      kind: 'chat',
+      source: 'chat',
       provider: 'openai',
       model: 'gpt-5-mini',
       status: 'error',
@@ -50,7 +52,7 @@ beforeAll(async () => {
     },
     {
       user_id: plain.id,
-      kind: 'chat',
+      source: 'chat',
       provider: 'anthropic',
       model: 'claude',
       input_tokens: 1,
@@ -60,7 +62,7 @@ beforeAll(async () => {
     // Outside the range: the day after `to`.
     {
       user_id: plain.id,
-      kind: 'chat',
+      source: 'chat',
       provider: 'anthropic',
       model: 'claude',
       input_tokens: 100,
@@ -99,6 +101,7 @@ describe('GET /rest/v1/admin/usage-statistics', () => {
         errors: 0,
         input_tokens: 1,
         output_tokens: 2,
+        cost_usd: null,
       },
       {
         provider: 'openai',
@@ -107,6 +110,26 @@ describe('GET /rest/v1/admin/usage-statistics', () => {
         errors: 1,
         input_tokens: 15,
         output_tokens: 26,
+        cost_usd: 0.000056,
+      },
+    ]);
+    // The same calls by what they were for.
+    expect(res.body.sources).toEqual([
+      {
+        source: 'chat',
+        calls: 3,
+        errors: 1,
+        input_tokens: 11,
+        output_tokens: 22,
+        cost_usd: 0.000043,
+      },
+      {
+        source: 'proxy',
+        calls: 1,
+        errors: 0,
+        input_tokens: 5,
+        output_tokens: 6,
+        cost_usd: 0.000013,
       },
     ]);
   });
@@ -134,9 +157,21 @@ describe('GET /rest/v1/admin/usage-statistics', () => {
       'chorus-tokens-2025-01-01-to-2025-01-02.csv',
     );
     expect(tokens.body.split('\r\n')).toEqual([
-      'provider,model,calls,errors,input_tokens,output_tokens',
-      'anthropic,claude,1,0,1,2',
-      'openai,gpt-5-mini,3,1,15,26',
+      'provider,model,calls,errors,input_tokens,output_tokens,cost_usd',
+      'anthropic,claude,1,0,1,2,',
+      'openai,gpt-5-mini,3,1,15,26,0.000056',
+      '',
+    ]);
+    const sources = await admin.get<string>(
+      url('from=2025-01-01&to=2025-01-02&format=csv&table=sources'),
+    );
+    expect(sources.headers.get('content-disposition')).toContain(
+      'chorus-sources-2025-01-01-to-2025-01-02.csv',
+    );
+    expect(sources.body.split('\r\n')).toEqual([
+      'source,calls,errors,input_tokens,output_tokens,cost_usd',
+      'chat,3,1,11,22,0.000043',
+      'proxy,1,0,5,6,0.000013',
       '',
     ]);
   });

@@ -3,7 +3,6 @@ import {
   AdminUsersRepository,
   type PeopleRefusal,
 } from '../../../../db/repositories/admin-users.ts';
-import { findRole } from '../../../../db/repositories/roles.ts';
 import {
   findUserStatistics,
   listPlanChoices,
@@ -12,6 +11,7 @@ import {
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { createRouter } from '../../../../http/openapi.ts';
+import { accessChanged } from '../../../../http/session.ts';
 import { listUsersRoute, patchUserRoute } from './users.routes.ts';
 
 const refusals: Record<PeopleRefusal, ApiError> = {
@@ -41,8 +41,7 @@ export const adminUsersRouter = createRouter<AuthedEnv>()
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     const db = c.var.deps.database.db;
-    const actorRole = await findRole(db, c.var.user.id);
-    const repo = new AdminUsersRepository(db, { id: c.var.user.id, role: actorRole ?? 'user' });
+    const repo = new AdminUsersRepository(db, { id: c.var.user.id, role: c.var.role ?? 'user' });
     const result =
       body.plan_id !== undefined
         ? await repo.setPlan(id, body.plan_id)
@@ -50,6 +49,8 @@ export const adminUsersRouter = createRouter<AuthedEnv>()
           ? await repo.setRole(id, body.role)
           : await repo.setSuspended(id, body.suspended!);
     if (!result.ok) throw refusals[result.refusal];
+    if (body.role !== undefined || body.suspended !== undefined)
+      await accessChanged(c.var.deps, id);
     // Open pages of a suspended user hear it at once, on whichever instance holds their socket.
     if (body.suspended) await c.var.deps.realtime.endSessions(id);
     const row = await findUserStatistics(db, id);

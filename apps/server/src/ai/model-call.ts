@@ -1,0 +1,380 @@
+import {
+  embedMany,
+  generateText,
+  streamText,
+  type ModelMessage,
+  type StopCondition,
+  type ToolChoice,
+  type ToolSet,
+} from 'ai';
+import { rateLimitWindows } from '@chorus/shared/limits';
+import type { UsageSource } from '@chorus/shared/api/usage';
+import { providers, resolveModel, type ProviderId } from '@chorus/shared/providers';
+import type { Deps } from '../http/app-env.ts';
+import { ApiError } from '../http/errors.ts';
+import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
+import { admit, type Admission } from './admission.ts';
+import { resolveProviderKey, type ResolvedKey } from './keys.ts';
+import { describeProviderError } from './provider-errors.ts';
+import { getEmbeddingModel, getLanguageModel } from './registry.ts';
+import { stallGuardedFetch } from './stall-guard.ts';
+import { usageMeter, type CallUsage } from './usage.ts';
+
+export type { CallUsage } from './usage.ts';
+
+/** Who pays for a call, what it is for, and which model it goes to. */
+export type ModelCallRequest = {
+  /**
+   * Whose keys, plan and quota the call runs on (ARCHITECTURE §11 "who pays"): the caller's for
+   * shared custom AIs, agents and scenarios; the owner's for a widget, inside its own budget.
+   */
+  userId: string;
+  source: UsageSource;
+  provider: ProviderId;
+  /** A model of the provider's catalogue (others fall back to its default, except OpenRouter). */
+  model?: string | null | undefined;
+  /** A key given with the request (the proxy's `apiKey`); otherwise own → default → system. */
+  explicitKey?: string | undefined;
+  /** `data` spends the caller's per-user request window; `none` for admitted background work. */
+  rateLimit?: 'data' | 'none';
+  /** Prompts this call counts against the daily quota; default 1. */
+  prompts?: number;
+};
+
+export type CallSettings<TOOLS extends ToolSet = ToolSet> = {
+  messages: ModelMessage[];
+  system?: string | undefined;
+  tools?: TOOLS | undefined;
+  toolChoice?: ToolChoice<TOOLS> | undefined;
+  stopWhen?: StopCondition<TOOLS> | StopCondition<TOOLS>[] | undefined;
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  /** The caller's stop: the request closed, the user pressed stop, the run was cancelled. */
+  signal?: AbortSignal | undefined;
+  /** The whole call; default none for streams (the idle limit guards them), 60 s otherwise. */
+  timeoutMs?: number | undefined;
+  /** Retries of a 429 or 5xx before the first token; default 2. */
+  maxRetries?: number | undefined;
+};
+
+export type StreamEnd = {
+  text: string;
+  sources: { url: string; title?: string | undefined }[];
+  usage: CallUsage;
+};
+
+export type StreamEvents = {
+  onTextDelta?: (delta: string) => void;
+  onFinish?: (end: StreamEnd) => void | Promise<void>;
+  /** `caller`: the signal fired; `timeout`: the call ran out of its total time. */
+  onAbort?: (end: { by: 'caller' | 'timeout'; usage: CallUsage }) => void | Promise<void>;
+  onError?: (failure: { message: string; usage: CallUsage }) => void | Promise<void>;
+};
+
+export type StreamedCall<TOOLS extends ToolSet = ToolSet> = {
+  result: ReturnType<typeof streamText<TOOLS>>;
+  /**
+   * Settles once the request to the provider has left (or the call ended before it could). Work
+   * that must not hold the request up, such as storing the turn on the embedded database, whose
+   * queries take the event loop, starts after it.
+   */
+  sent: Promise<void>;
+  /**
+   * For a failure that reached the consumer of the stream rather than the provider call's own
+   * error handler (a provider dropping the connection mid-reply fails the stream itself):
+   * records it once and answers the message a person should read.
+   */
+  reportFailure(error: unknown): string;
+};
+
+export type ModelCall = {
+  readonly provider: ProviderId;
+  readonly model: string;
+  readonly keySource: ResolvedKey['source'];
+  /** Streams the reply. Usage is recorded however the stream ends. */
+  stream<TOOLS extends ToolSet = ToolSet>(
+    settings: CallSettings<TOOLS>,
+    events?: StreamEvents,
+  ): StreamedCall<TOOLS>;
+  /** The whole reply at once; a failure is a typed ApiError (502 provider, 504 timeout). */
+  generate<TOOLS extends ToolSet = ToolSet>(
+    settings: CallSettings<TOOLS>,
+  ): Promise<{ text: string; usage: CallUsage }>;
+  /** What a person should read when this call failed. */
+  describe(error: unknown): string;
+  /** Gives back the prompts counted, when the call will not be made after all. */
+  refund(): Promise<void>;
+};
+
+/** A non-streamed call's whole time, unless its caller sets another. */
+const defaultTimeoutMs = 60_000;
+
+const missingKey = (provider: ProviderId) =>
+  new ApiError(
+    400,
+    'keys:missing',
+    `No ${providers[provider].name} API key is available to you. Add one on the API keys page, or pick another provider.`,
+  );
+
+/**
+ * THE model-call seam (ARCHITECTURE §11). Resolves the payer's key (cached), then checks the rate
+ * limit, the plan and the daily quota in one database round trip, and only then hands back a
+ * call that can reach the provider: a refused request never spends anyone's key. Everything
+ * that calls a model — chat, the proxy, scenarios, agents, workflows, schedules, tests, the
+ * widget, the knowledge base — comes through here and differs only in what it stores.
+ */
+export const prepareModelCall = async (deps: Deps, req: ModelCallRequest): Promise<ModelCall> => {
+  const { provider } = req;
+  const model = resolveModel(provider, req.model);
+  const key = await resolveProviderKey(deps, {
+    userId: req.userId,
+    provider,
+    explicitKey: req.explicitKey,
+  });
+  if (!key) throw missingKey(provider);
+  const admission = await admit(deps.database.db, {
+    userId: req.userId,
+    provider,
+    model,
+    prompts: req.prompts ?? 1,
+    rateLimit:
+      req.rateLimit === 'none'
+        ? null
+        : {
+            key: `data:user:${req.userId}`,
+            window: { ...rateLimitWindows.data, points: deps.config.rateLimitDataPoints },
+            operation: 'Data request',
+          },
+  });
+  return modelCall(deps, req, model, key, admission);
+};
+
+const modelCall = (
+  deps: Deps,
+  req: ModelCallRequest,
+  model: string,
+  key: ResolvedKey,
+  admission: Admission,
+): ModelCall => {
+  const { provider } = req;
+  const languageModel = (fetch?: typeof globalThis.fetch) =>
+    getLanguageModel({
+      provider,
+      model,
+      apiKey: key.apiKey,
+      baseUrls: deps.config.providerBaseUrls,
+      fetch,
+    });
+  const meter = () =>
+    usageMeter({
+      db: deps.database.db,
+      userId: req.userId,
+      source: req.source,
+      provider,
+      model,
+      saves: deps.saves,
+    });
+  const describe = (error: unknown) => describeProviderError(provider, error);
+  const warn = (error: unknown, what: string) =>
+    deps.log.warn(
+      { provider, source: req.source, err: error instanceof Error ? error.message : String(error) },
+      what,
+    );
+
+  return {
+    provider,
+    model,
+    keySource: key.source,
+    describe,
+    refund: () => admission.refund(),
+
+    stream(settings, events = {}) {
+      const usage = meter();
+      const signal = settings.signal;
+      let markSent!: () => void;
+      const sent = new Promise<void>((resolve) => (markSent = resolve));
+      const guarded = stallGuardedFetch(deps.config.providerIdleTimeoutMs);
+      const sending: typeof globalThis.fetch = (input, init) => {
+        const response = guarded(input, init);
+        markSent();
+        return response;
+      };
+      let failedOnce = false;
+      const fail = async (error: unknown) => {
+        markSent();
+        if (failedOnce) return;
+        failedOnce = true;
+        warn(error, 'provider call failed');
+        const { usage: measured, saved } = usage.record('error');
+        await Promise.all([
+          settledWithin(saved, SAVE_WAIT_MS),
+          events.onError?.({ message: describe(error), usage: measured }),
+        ]);
+      };
+      const result = streamText({
+        model: languageModel(sending),
+        messages: settings.messages,
+        system: settings.system,
+        tools: settings.tools,
+        toolChoice: settings.toolChoice,
+        ...(settings.stopWhen && { stopWhen: settings.stopWhen }),
+        temperature: settings.temperature,
+        topP: settings.topP,
+        maxOutputTokens: settings.maxOutputTokens,
+        maxRetries: settings.maxRetries ?? 2,
+        abortSignal: signal,
+        // The idle limit is the fetch's (stall-guard.ts): it also covers the wait for the first token.
+        ...(settings.timeoutMs !== undefined && { timeout: { totalMs: settings.timeoutMs } }),
+        onChunk: ({ chunk }) => {
+          markSent();
+          if (chunk.type === 'text-delta') {
+            usage.firstToken();
+            events.onTextDelta?.(chunk.text);
+          }
+        },
+        onFinish: async ({ text, sources, totalUsage }) => {
+          markSent();
+          const { usage: measured, saved } = usage.record('ok', totalUsage);
+          await Promise.all([
+            settledWithin(saved, SAVE_WAIT_MS),
+            events.onFinish?.({
+              text,
+              sources: sources
+                .filter((s) => s.sourceType === 'url')
+                .map((s) => ({ url: s.url, ...(s.title ? { title: s.title } : {}) })),
+              usage: measured,
+            }),
+          ]);
+        },
+        onAbort: async () => {
+          markSent();
+          const { usage: measured, saved } = usage.record('ok');
+          await Promise.all([
+            settledWithin(saved, SAVE_WAIT_MS),
+            events.onAbort?.({ by: signal?.aborted ? 'caller' : 'timeout', usage: measured }),
+          ]);
+        },
+        onError: ({ error }) => fail(error),
+      });
+      return {
+        result: result as never,
+        sent,
+        reportFailure(error) {
+          void fail(error);
+          return describe(error);
+        },
+      };
+    },
+
+    async generate(settings) {
+      const usage = meter();
+      const timeoutMs = settings.timeoutMs ?? defaultTimeoutMs;
+      const signals = [AbortSignal.timeout(timeoutMs), settings.signal].filter(
+        (s): s is AbortSignal => s !== undefined,
+      );
+      try {
+        const { text, totalUsage } = await generateText({
+          model: languageModel(),
+          messages: settings.messages,
+          system: settings.system,
+          tools: settings.tools,
+          toolChoice: settings.toolChoice,
+          ...(settings.stopWhen && { stopWhen: settings.stopWhen }),
+          temperature: settings.temperature,
+          topP: settings.topP,
+          maxOutputTokens: settings.maxOutputTokens,
+          maxRetries: settings.maxRetries ?? 1,
+          abortSignal: AbortSignal.any(signals),
+        });
+        const { usage: measured, saved } = usage.record('ok', totalUsage);
+        await settledWithin(saved, SAVE_WAIT_MS);
+        return { text, usage: measured };
+      } catch (error) {
+        await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
+        if (error instanceof Error && error.name === 'TimeoutError') {
+          throw new ApiError(
+            504,
+            'provider:timeout',
+            `${providers[provider].name} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again or raise the timeout.`,
+          );
+        }
+        warn(error, 'provider call failed');
+        throw new ApiError(502, 'provider:failed', describe(error));
+      }
+    },
+  };
+};
+
+/**
+ * Embeddings through the same seam: the payer's key, rate limit, plan and quota, usage with
+ * source `knowledge` (or the caller's). Providers without an embedding model are refused with a
+ * message that names the ones that have one.
+ */
+export const embedTexts = async (
+  deps: Deps,
+  req: Omit<ModelCallRequest, 'model'> & {
+    model: string;
+    values: string[];
+    dimensions?: number | undefined;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<{ embeddings: number[][]; usage: CallUsage }> => {
+  const { provider, model } = req;
+  const key = await resolveProviderKey(deps, {
+    userId: req.userId,
+    provider,
+    explicitKey: req.explicitKey,
+  });
+  if (!key) throw missingKey(provider);
+  const embeddingModel = getEmbeddingModel({
+    provider,
+    model,
+    apiKey: key.apiKey,
+    baseUrls: deps.config.providerBaseUrls,
+  });
+  if (!embeddingModel) {
+    throw new ApiError(
+      400,
+      'knowledge:no_embedding_model',
+      `${providers[provider].name} has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.`,
+    );
+  }
+  await admit(deps.database.db, {
+    userId: req.userId,
+    provider,
+    model,
+    prompts: req.prompts ?? 0,
+    rateLimit: null,
+  });
+  const usage = usageMeter({
+    db: deps.database.db,
+    userId: req.userId,
+    source: req.source,
+    provider,
+    model,
+    saves: deps.saves,
+  });
+  try {
+    const result = await embedMany({
+      model: embeddingModel,
+      values: req.values,
+      ...(req.dimensions !== undefined && { dimensions: req.dimensions }),
+      maxRetries: 2,
+      abortSignal: AbortSignal.any(
+        [AbortSignal.timeout(defaultTimeoutMs), req.signal].filter(
+          (s): s is AbortSignal => s !== undefined,
+        ),
+      ),
+    });
+    const { usage: measured, saved } = usage.record('ok', {
+      inputTokens: result.usage.tokens,
+      outputTokens: 0,
+    });
+    await settledWithin(saved, SAVE_WAIT_MS);
+    return { embeddings: result.embeddings, usage: measured };
+  } catch (error) {
+    await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
+    throw new ApiError(502, 'provider:failed', describeProviderError(provider, error));
+  }
+};

@@ -1,0 +1,13 @@
+// Every table, one file per area; drizzle and drizzle-kit read them through this list.
+export * from './auth.ts';
+export * from './accounts.ts';
+export * from './chat.ts';
+export * from './keys.ts';
+export * from './usage.ts';
+export * from './billing.ts';
+export * from './email.ts';
+export * from './admin.ts';
+export * from './library.ts';
+export * from './files.ts';
+export * from './instances.ts';
+export * from './views.ts';

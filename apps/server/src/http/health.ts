@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import type { Context, ErrorHandler } from 'hono';
+import { serviceMessages } from '@chorus/shared/messages';
+import { isDatabaseUnavailable } from '../db/database-errors.ts';
+import type { AppEnv } from './app-env.ts';
+import { errorBody } from './errors.ts';
+
+/** /healthz answers within this, whatever the database does (issue 13, point 14). */
+export const HEALTH_TIMEOUT_MS = 1_000;
+
+/** What a client is told to wait before trying again while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * GET /healthz: 200 `{status: 'ok', database: 'ok', realtime}` when the database answers within
+ * a second and the change feed listens; 503 with what is wrong otherwise, so a load balancer
+ * sends people elsewhere. `realtime` is `off` where no socket server is attached (tests).
+ */
+export const healthCheck = async (c: Context<AppEnv>) => {
+  const { deps } = c.var;
+  let timer: NodeJS.Timeout | undefined;
+  const database = await Promise.race([
+    deps.database.db.execute(sql`select 1`).then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    ),
+    new Promise<'unavailable'>((resolve) => {
+      timer = setTimeout(() => resolve('unavailable'), HEALTH_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  const hub = deps.realtime.health();
+  const realtime =
+    hub === 'unavailable' || deps.invalidation.health() === 'unavailable' ? 'unavailable' : hub;
+  const ok = database === 'ok' && realtime !== 'unavailable';
+  return c.json({ status: ok ? 'ok' : 'unavailable', database, realtime }, ok ? 200 : 503);
+};
+
+/**
+ * Wraps the app's error handler: a request that failed because the database is unreachable or
+ * too slow is a 503 with Retry-After and its own code, not a 500 (and not a bug worth a stack).
+ */
+export const answeringDatabaseUnavailable =
+  (handler: ErrorHandler<AppEnv>): ErrorHandler<AppEnv> =>
+  (err, c) => {
+    if (!isDatabaseUnavailable(err)) return handler(err, c);
+    c.var.deps.log.warn({ method: c.req.method, path: c.req.path }, 'database unavailable');
+    c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    return c.json(
+      errorBody(
+        serviceMessages.databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS),
+        'database:unavailable',
+      ),
+      503,
+    );
+  };

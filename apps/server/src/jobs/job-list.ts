@@ -1,0 +1,20 @@
+import type { Deps } from '../http/app-env.ts';
+import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
+import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
+import type { JobDefinition } from './queue.ts';
+import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
+import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
+
+/**
+ * Every queue, worker and cron schedule of the server, in one place (ARCHITECTURE §11). A new
+ * kind of background work is added here and nowhere else; `deps.jobs.start` registers them all.
+ */
+export const jobList = (
+  opts: { emailRetry?: EmailRetryPolicy } = {},
+): readonly JobDefinition<Deps>[] => [
+  emailRetryJob(opts.emailRetry),
+  emailOutboxSweepJob,
+  sweepAbandonedUploadsJob,
+  sweepStaleRepliesJob,
+  pruneExpiredAuthJob,
+];

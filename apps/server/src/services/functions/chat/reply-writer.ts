@@ -1,0 +1,75 @@
+import type { SQL } from 'drizzle-orm';
+import type { MessagesRepository } from '../../../db/repositories/messages.ts';
+import type { PendingWrites } from '../../../lifecycle/pending-writes.ts';
+
+/** How often the partial reply is written while it streams (what survives a crash). */
+const FLUSH_INTERVAL_MS = 1_000;
+
+type Patch = Parameters<MessagesRepository['update']>[1];
+
+/**
+ * Writes the reply as it grows, one write at a time, at most once per interval; the last write
+ * (finish, stop or failure) always lands after every partial one. Nothing is written before
+ * `after` (the turn's own insert of the reply row) has settled, nor at all if it failed.
+ *
+ * A partial write that fails is skipped: the next one carries the whole text. The last write is
+ * retried through `saves` until the database takes it (issue 13: a reply the user saw is never
+ * lost to an outage), or until a stopping process gives up on it.
+ */
+export const replyWriter = (opts: {
+  repo: MessagesRepository;
+  id: string;
+  after: Promise<unknown>;
+  saves: PendingWrites;
+  onError: (e: unknown) => void;
+  /** Selected with the last write: the realtime notice that the reply is complete. */
+  finalNotice: SQL;
+}) => {
+  let text = '';
+  const stored = opts.after.then(
+    () => true,
+    () => false,
+  );
+  let chain: Promise<unknown> = stored;
+  let timer: NodeJS.Timeout | undefined;
+  let finished: Promise<boolean> | undefined;
+  let partialFailed = false;
+  const flush = () => {
+    chain = chain.then(async () => {
+      if (!(await stored)) return;
+      await opts.repo.update(opts.id, { content: text }).catch((err: unknown) => {
+        // Once per reply: during an outage every interval would fail the same way.
+        if (!partialFailed) opts.onError(err);
+        partialFailed = true;
+      });
+    });
+  };
+  return {
+    append(delta: string) {
+      text += delta;
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        flush();
+      }, FLUSH_INTERVAL_MS);
+    },
+    get text() {
+      return text;
+    },
+    /**
+     * The first outcome wins: finish, stop and failure can each report the end. Resolves true
+     * once the reply is stored (or there was no row to store it in), false if it was given up.
+     */
+    finish(patch: Patch): Promise<boolean> {
+      if (finished) return finished;
+      clearTimeout(timer);
+      timer = undefined;
+      finished = chain.then(async () => {
+        if (!(await stored)) return true;
+        return opts.saves.run('reply', () =>
+          opts.repo.update(opts.id, { content: text, ...patch }, opts.finalNotice),
+        );
+      });
+      return finished;
+    },
+  };
+};
