@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProviderSim } from '@chorus/provider-sim';
+import { seedPgliteDataDir } from '../apps/server/src/test/template.ts';
 import { startAppServer, waitForHealthy } from './support/app-server.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { ensureRunPorts } from './support/env.ts';
@@ -67,6 +68,9 @@ export default async function globalSetup(_config: FullConfig) {
 
   const dataDir = mkdtempSync(join(e2eTmpDir, 'data-'));
   runState.dataDir = dataDir;
+  // The embedded database starts as a copy of the migrated template the integration tests use
+  // (ADR 012): no initdb and no migrations while the tests wait for the server.
+  await seedPgliteDataDir(dataDir);
   const server = startAppServer(
     {
       PORT: String(appPort),

@@ -9,13 +9,16 @@ export class ChatPage {
   /** The conversation pane (messages and composer), apart from the sidebar's titles. */
   readonly pane = () => this.page.getByRole('region', { name: 'Chat' });
 
+  /** The message box of the composer. */
+  readonly composer = () => this.page.getByLabel('Message', { exact: true });
+
   message(text: string | RegExp): Locator {
     return this.pane().getByText(text);
   }
 
   async goto() {
     await this.page.goto('/chat');
-    await expect(this.page.getByLabel('Message', { exact: true })).toBeVisible();
+    await expect(this.composer()).toBeVisible();
   }
 
   async chooseProvider(name: string) {
@@ -23,9 +26,8 @@ export class ChatPage {
   }
 
   async send(text: string) {
-    const box = this.page.getByLabel('Message', { exact: true });
-    await box.fill(text);
-    await box.press('Enter');
+    await this.composer().fill(text);
+    await this.composer().press('Enter');
   }
 
   /** The reply text shown for the provider's simulator. */

@@ -10,8 +10,14 @@ export class RateLimitScreen {
   readonly heading = () =>
     this.page.getByRole('heading', { name: messages.rateLimit.pageTitle, exact: true });
 
-  readonly countdown = (seconds: number) =>
-    this.page.getByText(messages.rateLimit.retryIn(seconds), { exact: true });
+  /** The seconds the page says are left, read from 'Retry in N seconds'. */
+  readonly secondsShown = async (): Promise<number> => {
+    const text = await this.page
+      .getByRole('alertdialog')
+      .getByText(/^Retry in \d+ seconds?$/)
+      .textContent();
+    return Number(/\d+/.exec(text ?? '')?.[0] ?? Number.NaN);
+  };
 
   readonly retryNow = () =>
     this.page

@@ -1,45 +1,26 @@
-import type { Browser, Page } from '@playwright/test';
 import { peopleMessages } from '../../packages/shared/src/messages.ts';
 import { AdminUsersPage } from '../pages/admin-users-page.ts';
-import { AuthPage } from '../pages/auth-page.ts';
 import { RequestAccessPage } from '../pages/request-access-page.ts';
-import { uniqueClientIp } from '../support/client-ip.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { findLinks, waitForMail } from '../support/mailbox.ts';
 import { baseURL } from '../support/env.ts';
-import { superAdmin } from '../support/super-admin.ts';
+import { openAsSuperAdmin } from '../support/super-admin.ts';
 import { newTestUser } from '../support/users.ts';
 
 // Each of the first two tests drives two browsers (the person and an admin) and a sign-up.
 test.describe.configure({ timeout: 90_000 });
 
-/** A second browser (its own cookies and client address) signed in as the run's super admin. */
-const adminBrowser = async (browser: Browser): Promise<Page> => {
-  const context = await browser.newContext({
-    extraHTTPHeaders: { 'x-forwarded-for': uniqueClientIp() },
-  });
-  const page = await context.newPage();
-  const { email, password } = superAdmin();
-  await page.goto('/auth?redirect=true&from=/admin/users');
-  await new AuthPage(page).signIn(email, password);
-  await expect(page).toHaveURL((url) => url.pathname === '/admin/users');
-  return page;
-};
-
 test('suspending a user signs out their open page within seconds and refuses sign-in', async ({
   page,
   authPage,
+  signedInUser: user,
   browser,
 }) => {
-  const user = newTestUser('suspended');
-  await page.goto('/auth?redirect=true&from=/chat');
-  await authPage.signUp(user.name, user.email, user.password);
-  await expect(page).toHaveURL((url) => url.pathname === '/chat');
   // A page outside the chat: it holds no chat subscriptions, only the session's own socket.
   await page.goto('/profile');
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(user.email);
 
-  const admin = await adminBrowser(browser);
+  const admin = await openAsSuperAdmin(browser, '/admin/users');
   const users = new AdminUsersPage(admin);
   await users.suspend(user.email, user.name);
 
@@ -62,7 +43,7 @@ test('a visitor requests access, an admin approves, and the invitation link sign
   await requestAccess.goto();
   await requestAccess.request(visitor.email, 'I join the support team on Monday.');
 
-  const admin = await adminBrowser(browser);
+  const admin = await openAsSuperAdmin(browser, '/admin/users');
   const users = new AdminUsersPage(admin);
   await users.openRequests();
   await expect(users.request(visitor.email)).toContainText('I join the support team on Monday.');

@@ -1,30 +1,13 @@
-import type { Browser, Page } from '@playwright/test';
 import { planMessages } from '../../packages/shared/src/messages.ts';
 import { AdminUsersPage } from '../pages/admin-users-page.ts';
 import { AnalyticsPage } from '../pages/analytics-page.ts';
-import { AuthPage } from '../pages/auth-page.ts';
 import { ChatPage } from '../pages/chat-page.ts';
 import { KeysPage } from '../pages/keys-page.ts';
 import { PricingPlansPage } from '../pages/pricing-plans-page.ts';
-import { uniqueClientIp } from '../support/client-ip.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { superAdmin } from '../support/super-admin.ts';
-import { newTestUser } from '../support/users.ts';
+import { openAsSuperAdmin } from '../support/super-admin.ts';
 
 test.describe.configure({ timeout: 90_000 });
-
-/** A second browser (its own cookies and client address) signed in as the run's super admin. */
-const adminBrowser = async (browser: Browser, path: string): Promise<Page> => {
-  const context = await browser.newContext({
-    extraHTTPHeaders: { 'x-forwarded-for': uniqueClientIp() },
-  });
-  const page = await context.newPage();
-  const { email, password } = superAdmin();
-  await page.goto(`/auth?redirect=true&from=${path}`);
-  await new AuthPage(page).signIn(email, password);
-  await expect(page).toHaveURL((url) => url.pathname === path);
-  return page;
-};
 
 /** The refusal, with the wait left open ("in 5 h 12 min" depends on the clock). */
 const refusal = (limit: number, plan: string) =>
@@ -37,17 +20,13 @@ const refusal = (limit: number, plan: string) =>
 
 test('an admin lowers a user’s daily limit and the user’s next chat is refused with the message', async ({
   page,
-  authPage,
+  signedInUser: user,
   browser,
 }) => {
-  const user = newTestUser('quota');
-  const planName = `E2E Tight ${user.email.slice(10, 18)}`;
+  const planName = `E2E Tight ${user.id.slice(0, 8)}`;
   const chat = new ChatPage(page);
 
-  await test.step('the user signs up, adds a key and chats once', async () => {
-    await authPage.goto();
-    await authPage.signUp(user.name, user.email, user.password);
-    await expect(page).toHaveURL((url) => url.pathname !== '/auth');
+  await test.step('the signed-in user adds a key and chats once', async () => {
     const keys = new KeysPage(page);
     await keys.goto();
     await keys.saveKey('OpenAI', 'sk-e2e-quota-0001');
@@ -57,7 +36,7 @@ test('an admin lowers a user’s daily limit and the user’s next chat is refus
     await expect(chat.reply('OpenAI').first()).toBeVisible();
   });
 
-  const admin = await adminBrowser(browser, '/admin/pricing-plans');
+  const admin = await openAsSuperAdmin(browser, '/admin/pricing-plans');
   const plans = new PricingPlansPage(admin);
 
   await test.step('the admin creates a plan and puts the user on it', async () => {
@@ -83,9 +62,7 @@ test('an admin lowers a user’s daily limit and the user’s next chat is refus
     await expect(alert).toContainText(refusal(1, planName));
     await expect(alert.getByRole('link', { name: 'See your plan' })).toBeVisible();
     // The refused text is back in the box, not lost.
-    await expect(page.getByLabel('Message', { exact: true })).toHaveValue(
-      'Second prompt, over the limit',
-    );
+    await expect(chat.composer()).toHaveValue('Second prompt, over the limit');
   });
 
   await test.step('the profile shows the plan and today’s usage', async () => {

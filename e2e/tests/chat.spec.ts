@@ -2,22 +2,14 @@ import { keyMessages } from '../../packages/shared/src/messages.ts';
 import { ChatPage } from '../pages/chat-page.ts';
 import { KeysPage } from '../pages/keys-page.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { newTestUser } from '../support/users.ts';
 
 test('a new user adds a key, chats with several providers, and manages conversations', async ({
   page,
-  authPage,
+  signedInUser: _signedIn,
 }) => {
   test.setTimeout(90_000);
   const keys = new KeysPage(page);
   const chat = new ChatPage(page);
-  const user = newTestUser('chat');
-
-  await test.step('sign up', async () => {
-    await authPage.goto();
-    await authPage.signUp(user.name, user.email, user.password);
-    await expect(page).toHaveURL((url) => url.pathname !== '/auth');
-  });
 
   await test.step('add an OpenAI key and test it', async () => {
     await keys.goto();

@@ -7,7 +7,6 @@ import {
 } from '../../packages/shared/src/routes.ts';
 import { expect, pathAndSearch, test } from '../support/fixtures.ts';
 import { uniqueClientIp } from '../support/client-ip.ts';
-import { newTestUser } from '../support/users.ts';
 
 /** A concrete path for a route pattern: every `:param` becomes a fresh id. */
 const concrete = (route: string) => route.replace(/:\w+/g, () => randomUUID());
@@ -21,13 +20,8 @@ test.describe('route guards', () => {
 
   test('a plain user on /admin is sent to /auth?redirect=true&from=/admin', async ({
     page,
-    authPage,
+    signedInUser: _plainUser,
   }) => {
-    const user = newTestUser('plain');
-    await authPage.goto();
-    await authPage.signUp(user.name, user.email, user.password);
-    await expect(page).toHaveURL((url) => url.pathname !== '/auth');
-
     await page.goto('/admin');
     await expect(page).toHaveURL((url) => pathAndSearch(url) === adminRedirect);
     expect(adminRedirect).toBe('/auth?redirect=true&from=/admin');

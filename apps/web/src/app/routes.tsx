@@ -2,12 +2,16 @@ import type { RouteObject } from 'react-router';
 import { RouterErrorPage } from './errors/router-error-page';
 import { RequireAdmin } from './guards/require-admin';
 import { RequireAuth } from './guards/require-auth';
+import { MarketingLayout } from './layouts/marketing-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
+import type { WorkspaceRouteHandle } from './layouts/workspace-layout';
 import { lazyPage } from './lazy-page';
 
-const AppLayout = lazyPage(() => import('./layouts/app-layout'), 'AppLayout');
-const AdminLayout = lazyPage(() => import('./layouts/admin-layout'), 'AdminLayout');
+// The signed-in shell (sidebar, drawer, conversation list) is its own chunk: public pages,
+// /auth above all, never load it.
+const WorkspaceLayout = lazyPage(() => import('./layouts/workspace-layout'), 'WorkspaceLayout');
+const fullBleed: WorkspaceRouteHandle = { fullBleed: true };
 
 const Landing = lazyPage(() => import('@/features/landing/components/landing-page'), 'LandingPage');
 const Home = lazyPage(() => import('@/features/home/components/home-page'), 'HomePage');
@@ -134,6 +138,7 @@ const AdminAnalytics = lazyPage(
   () => import('@/features/admin/components/analytics-page'),
   'AnalyticsPage',
 );
+const AdminJobs = lazyPage(() => import('@/features/admin/components/jobs-page'), 'JobsPage');
 const AdminApiKeys = lazyPage(
   () => import('@/features/admin/components/admin-api-keys-page'),
   'AdminApiKeysPage',
@@ -146,31 +151,39 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouterErrorPage />,
     children: [
-      { index: true, element: <Landing /> },
-      { path: 'auth', element: <Auth /> },
-      { path: 'reset-password', element: <ResetPassword /> },
       {
-        element: <PublicLayout />,
+        element: <MarketingLayout />,
         children: [
-          { path: 'home', element: <Home /> },
-          { path: 'request-access', element: <RequestAccess /> },
-          { path: 'discover', element: <Discover /> },
-          { path: 'trends', element: <Trends /> },
-          { path: 'help', element: <Help /> },
-          { path: 'unsubscribe', element: <Unsubscribe /> },
-          { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },
-          { path: 'api-docs', element: <ApiDocs /> },
+          { index: true, element: <Landing /> },
+          { path: 'auth', element: <Auth /> },
+          { path: 'reset-password', element: <ResetPassword /> },
+          {
+            element: <PublicLayout />,
+            children: [
+              { path: 'home', element: <Home /> },
+              { path: 'request-access', element: <RequestAccess /> },
+              { path: 'discover', element: <Discover /> },
+              { path: 'trends', element: <Trends /> },
+              { path: 'help', element: <Help /> },
+              { path: 'unsubscribe', element: <Unsubscribe /> },
+              { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },
+              { path: 'api-docs', element: <ApiDocs /> },
+            ],
+          },
+          { path: '*', element: <Landing /> },
         ],
       },
       {
+        // One workspace layout for every signed-in page, the back office's too, so moving
+        // between areas keeps the sidebar (its scroll, its search) as it was.
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            element: <WorkspaceLayout />,
             children: [
               { path: 'start', element: <Start /> },
-              { path: 'chat', element: <Chat /> },
-              { path: 'chat/:chatId', element: <Chat /> },
+              { path: 'chat', element: <Chat />, handle: fullBleed },
+              { path: 'chat/:chatId', element: <Chat />, handle: fullBleed },
               { path: 'knowledge-base', element: <KnowledgeBase /> },
               { path: 'agents', element: <Agents /> },
               { path: 'scenarios', element: <Scenarios /> },
@@ -188,32 +201,27 @@ export const routes: RouteObject[] = [
               { path: 'agent-embed-chat', element: <AgentEmbedChat /> },
               { path: 'error-telemetry-test', element: <ErrorTelemetryTest /> },
               { path: 'copy-api-keys', element: <CopyApiKeys /> },
+              {
+                path: 'admin',
+                element: <RequireAdmin />,
+                children: [
+                  { index: true, element: <AdminOverview /> },
+                  { path: 'users', element: <AdminUsers /> },
+                  { path: 'emails', element: <AdminEmails /> },
+                  { path: 'api-keys', element: <AdminApiKeys /> },
+                  { path: 'pricing-plans', element: <AdminPricingPlans /> },
+                  { path: 'usage-statistics', element: <AdminUsageStatistics /> },
+                  { path: 'super-admin', element: <SuperAdmin /> },
+                  { path: 'audit-logs', element: <AdminAuditLogs /> },
+                  { path: 'jobs', element: <AdminJobs /> },
+                  { path: 'prompts', element: <AdminPrompts /> },
+                  { path: 'analytics', element: <AdminAnalytics /> },
+                ],
+              },
             ],
           },
         ],
       },
-      {
-        path: 'admin',
-        element: <RequireAdmin />,
-        children: [
-          {
-            element: <AdminLayout />,
-            children: [
-              { index: true, element: <AdminOverview /> },
-              { path: 'users', element: <AdminUsers /> },
-              { path: 'emails', element: <AdminEmails /> },
-              { path: 'api-keys', element: <AdminApiKeys /> },
-              { path: 'pricing-plans', element: <AdminPricingPlans /> },
-              { path: 'usage-statistics', element: <AdminUsageStatistics /> },
-              { path: 'super-admin', element: <SuperAdmin /> },
-              { path: 'audit-logs', element: <AdminAuditLogs /> },
-              { path: 'prompts', element: <AdminPrompts /> },
-              { path: 'analytics', element: <AdminAnalytics /> },
-            ],
-          },
-        ],
-      },
-      { path: '*', element: <Landing /> },
     ],
   },
 ];

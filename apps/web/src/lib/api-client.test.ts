@@ -56,3 +56,32 @@ describe('the API client with the resilience layer on', () => {
     expect(fetchSpy).toHaveBeenCalledOnce();
   });
 });
+
+describe('answers index.html asked for early', () => {
+  afterEach(() => {
+    delete (window as Window & { __chorusEarly?: unknown }).__chorusEarly;
+  });
+
+  it('uses an early answer once, for the same URL, instead of asking again', async () => {
+    (window as Window & { __chorusEarly?: unknown }).__chorusEarly = {
+      '/rest/v1/api-keys/availability': Promise.resolve([{ provider: 'openai' }]),
+    };
+    const fetchSpy = vi.fn(async () => Response.json([{ provider: 'asked-again' }]));
+    vi.stubGlobal('fetch', fetchSpy);
+    expect(await api.get('/rest/v1/api-keys/availability')).toEqual([{ provider: 'openai' }]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(await api.get('/rest/v1/api-keys/availability')).toEqual([{ provider: 'asked-again' }]);
+  });
+
+  it('asks the server itself when the early request failed', async () => {
+    (window as Window & { __chorusEarly?: unknown }).__chorusEarly = {
+      '/rest/v1/profile': Promise.resolve(null),
+    };
+    const fetchSpy = vi.fn(async () =>
+      Response.json({ error: 'Authentication required', code: 'auth:required' }, { status: 401 }),
+    );
+    vi.stubGlobal('fetch', fetchSpy);
+    await expect(api.get('/rest/v1/profile')).rejects.toThrow('Authentication required');
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+});

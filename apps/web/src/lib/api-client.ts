@@ -1,4 +1,5 @@
 import { ApiError, apiErrorFromResponse } from './api-error';
+import { takeEarlyAnswer } from './early-data';
 import {
   afterCall,
   beforeCall,
@@ -22,25 +23,26 @@ const providerOf = (path: string, body: unknown): string | undefined => {
   return typeof provider === 'string' ? provider : undefined;
 };
 
-const send = async <T>(path: string, options: RequestOptions): Promise<T> => {
-  const { method = 'GET', body, signal } = options;
-  const call = { method, path, provider: providerOf(path, body) };
+type GuardedCall = { method: string; path: string; provider: string | undefined };
+
+/** Said when the request never reached the server (offline, DNS, connection reset). */
+const networkErrorMessage =
+  'Could not reach the Chorus server. Check your connection and try again.';
+
+/**
+ * One request through the browser's rate limiter and the provider throttle, recorded in
+ * diagnostics. Answers the response when it is 2xx; otherwise throws an ApiError, and a 429
+ * starts the global block.
+ */
+const guardedFetch = async (call: GuardedCall, init: RequestInit): Promise<Response> => {
   await beforeCall(call);
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const startedAt = Date.now();
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: 'include',
-      body: body === undefined ? null : JSON.stringify(body),
-      signal: signal ?? null,
-    });
+    response = await fetch(call.path, { ...init, method: call.method, credentials: 'include' });
   } catch (cause) {
-    if (signal?.aborted) throw cause;
-    const error = new ApiError(0, cause instanceof Error ? cause.message : 'Network error');
+    if (init.signal?.aborted) throw cause;
+    const error = new ApiError(0, networkErrorMessage);
     onCallFailed(call, error);
     throw error;
   }
@@ -50,10 +52,39 @@ const send = async <T>(path: string, options: RequestOptions): Promise<T> => {
     onCallFailed(call, error);
     throw error;
   }
-  if (method !== 'GET') onWriteSucceeded();
+  if (call.method !== 'GET') onWriteSucceeded();
+  return response;
+};
+
+const send = async <T>(path: string, options: RequestOptions): Promise<T> => {
+  const { method = 'GET', body, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await guardedFetch(
+    { method, path, provider: providerOf(path, body) },
+    {
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: signal ?? null,
+    },
+  );
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
+};
+
+/**
+ * A POST whose answer is read as a stream (the chat), guarded like every other call. `init`
+ * carries a JSON string body, as the AI SDK's transport sends it.
+ */
+export const apiStream = (path: string, init: RequestInit = {}): Promise<Response> => {
+  let body: unknown;
+  try {
+    body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return guardedFetch({ method: 'POST', path, provider: providerOf(path, body) }, init);
 };
 
 /**
@@ -64,7 +95,9 @@ const send = async <T>(path: string, options: RequestOptions): Promise<T> => {
 export const apiFetch = <T>(path: string, options: RequestOptions = {}): Promise<T> => {
   if ((options.method ?? 'GET') !== 'GET') return send<T>(path, options);
   const { signal, ...shared } = options;
-  return requests.run(`GET ${path}`, 0, () => send<T>(path, shared), signal);
+  const read = () => requests.run(`GET ${path}`, 0, () => send<T>(path, shared), signal);
+  const early = takeEarlyAnswer(path);
+  return early ? early.then((answer) => (answer === null ? read() : (answer as T))) : read();
 };
 
 export const api = {

@@ -1,14 +1,18 @@
-/** A failed HTTP call: the status and the message a person can act on. */
+import { errorCodes, type ErrorCode } from '@chorus/shared/error-codes';
+
+const knownCodes: ReadonlySet<string> = new Set(errorCodes);
+
+/** A failed HTTP call: the status, the API's error code, and the message a person can act on. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  readonly code: ErrorCode | undefined;
   /** Seconds from a 429's Retry-After header, when given. */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
     status: number,
     message: string,
-    options: { code?: string | undefined; retryAfterSeconds?: number | undefined } = {},
+    options: { code?: ErrorCode | undefined; retryAfterSeconds?: number | undefined } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -37,14 +41,16 @@ const readRetryAfter = (response: Response): number | undefined => {
 /** Builds an ApiError from a non-2xx response whose body is `{error}` or `{message}`. */
 export const apiErrorFromResponse = async (response: Response): Promise<ApiError> => {
   let message = response.statusText || `Request failed with status ${response.status}`;
-  let code: string | undefined;
+  let code: ErrorCode | undefined;
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object') {
       const record = body as Record<string, unknown>;
       const text = record.error ?? record.message;
       if (typeof text === 'string' && text) message = text;
-      if (typeof record.code === 'string') code = record.code;
+      if (typeof record.code === 'string' && knownCodes.has(record.code)) {
+        code = record.code as ErrorCode;
+      }
     }
   } catch {
     // Not JSON: keep the status text.

@@ -13,3 +13,7 @@ export const providerList: ProviderEntry[] = providerIds.map((id) => providers[i
 
 export const providerName = (id: string): string =>
   providerList.find((provider) => provider.id === id)?.name ?? id;
+
+/** "a Gemini key", "an OpenAI key": the article a provider's name takes when read aloud. */
+export const withArticle = (name: string): string =>
+  `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;

@@ -1,7 +1,16 @@
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@chorus/shared/messages';
 import { ApiError } from './api-error';
-import { fetchSession, waitForAuth } from './session';
+import { setResilienceEnabled } from './resilience/runtime';
+import {
+  clearSession,
+  fetchSession,
+  recheckSession,
+  sessionQueryKey,
+  sessionQueryOptions,
+  waitForAuth,
+} from './session';
 
 describe('waiting for auth', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
@@ -49,5 +58,53 @@ describe('fetching the session', () => {
       vi.fn(async () => Response.json({ error: 'no' }, { status: 401 })),
     );
     expect(await fetchSession()).toBeNull();
+  });
+});
+
+describe('rechecking the session', () => {
+  afterEach(() => setResilienceEnabled(false));
+
+  it('asks the server again even within the 5 s session cache', async () => {
+    setResilienceEnabled(true);
+    const session = {
+      session: { id: 'session-1', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+      user: { id: 'user-1', email: 'ada@example.com', name: 'Ada' },
+    };
+    let signedIn = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        signedIn ? Response.json(session) : Response.json({ error: 'no' }, { status: 401 }),
+      ),
+    );
+    const queryClient = new QueryClient();
+    const stop = new QueryObserver(queryClient, sessionQueryOptions()).subscribe(() => {});
+    await vi.waitFor(() => expect(queryClient.getQueryData(sessionQueryKey)).toEqual(session));
+    // Signed out elsewhere a moment later: the cached answer must not stand in for the server's.
+    signedIn = false;
+    await recheckSession(queryClient);
+    expect(queryClient.getQueryData(sessionQueryKey)).toBeNull();
+    stop();
+  });
+});
+
+describe('clearing the session', () => {
+  it('tells what already watches the session that it ended, and forgets the rest', () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(sessionQueryKey, {
+      session: { id: 's1', expiresAt: '2030-01-01T00:00:00.000Z' },
+      user: { id: 'u1', email: 'ann@example.com', name: 'Ann' },
+    });
+    queryClient.setQueryData(['profile'], { id: 'u1' });
+    const seen: unknown[] = [];
+    const observer = new QueryObserver(queryClient, { queryKey: sessionQueryKey, enabled: false });
+    const stop = observer.subscribe((result) => seen.push(result.data));
+
+    clearSession(queryClient);
+
+    // A guard watching the session (another tab's sign-out) sees it end at once.
+    expect(seen.at(-1)).toBeNull();
+    expect(queryClient.getQueryData(['profile'])).toBeUndefined();
+    stop();
   });
 });

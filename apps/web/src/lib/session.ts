@@ -1,12 +1,13 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { authRefresh, sessionTimings } from '@chorus/shared/limits';
 import { messages } from '@chorus/shared/messages';
-import { storageKeys } from '@chorus/shared/storage-keys';
+import { privateStoragePrefixes, storageKeys } from '@chorus/shared/storage-keys';
 import { authClient, type AuthSession, type AuthUser } from './auth-client';
 import { ApiError } from './api-error';
 import { requests, resilienceEnabled } from './resilience/runtime';
 import { backoffMs, sleep } from './resilience/sleep';
 import { storage } from './storage';
+import { unsentMessages } from './chat/unsent';
 
 /**
  * The non-secret session snapshot kept in local storage for a fast start and for other
@@ -42,7 +43,7 @@ export const writeSessionSnapshot = (session: AuthSession | null): void => {
   if (storage.get(storageKeys.session) !== next) storage.set(storageKeys.session, next);
 };
 
-export const readSessionSnapshot = (now = Date.now()): SessionSnapshot | null => {
+const readSessionSnapshot = (now = Date.now()): SessionSnapshot | null => {
   const raw = storage.get(storageKeys.session);
   if (!raw) return null;
   try {
@@ -144,9 +145,24 @@ export const refreshSession = (queryClient: QueryClient) => {
   return queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSession, staleTime: 0 });
 };
 
+/**
+ * Asks the server again whether this tab is signed in (another tab signed in or out, a call was
+ * refused with 401, the server ended the session). Skips the 5 s session cache: its answer is
+ * exactly what is in doubt.
+ */
+export const recheckSession = (queryClient: QueryClient) => {
+  requests.invalidate();
+  return queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+};
+
 /** Forgets everything cached for the previous user. */
 export const clearSession = (queryClient: QueryClient) => {
   writeSessionSnapshot(null);
-  queryClient.clear();
+  // Drafts and unsent messages are the person's words: they do not outlive the session here.
+  storage.removeByPrefix(privateStoragePrefixes);
+  unsentMessages.reset();
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
+  // Set on the session query the guards already watch: a query removed and made anew would
+  // leave them holding the old one, still signed in (another tab's sign-out went unseen).
   queryClient.setQueryData(sessionQueryKey, null);
 };

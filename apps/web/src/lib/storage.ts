@@ -21,4 +21,17 @@ export const storage = {
       // Nothing to remove when storage is unavailable.
     }
   },
+  /** Removes every key that starts with one of `prefixes`. */
+  removeByPrefix(prefixes: readonly string[]): void {
+    try {
+      const doomed: string[] = [];
+      for (let index = 0; index < window.localStorage.length; index += 1) {
+        const key = window.localStorage.key(index);
+        if (key && prefixes.some((prefix) => key.startsWith(prefix))) doomed.push(key);
+      }
+      for (const key of doomed) window.localStorage.removeItem(key);
+    } catch {
+      // Nothing to remove when storage is unavailable.
+    }
+  },
 };

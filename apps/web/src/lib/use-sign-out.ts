@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { messages } from '@chorus/shared/messages';
 import { authClient } from './auth-client';
 import { clearSession } from './session';
+import { toast } from './toast';
 
 /** Signs out, forgets the user's cached data and goes to the landing page. */
 export const useSignOut = () => {

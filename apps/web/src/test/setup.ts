@@ -1,5 +1,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { unsentMessages } from '@/lib/chat/unsent';
+import { forgetEnabledProviders } from '@/lib/queries/enabled-providers';
 
 // Lazy chunks (markdown, highlighting) load within the wait; on a busy 2-core machine that can
 // take longer than Testing Library's default second, so `findBy*` waits up to 5 s.
@@ -24,6 +26,9 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // Test files share a module graph (isolate: false): tab-wide caches start empty each test.
+  forgetEnabledProviders();
   window.localStorage.clear();
+  unsentMessages.reset();
   document.documentElement.className = '';
 });

@@ -1,25 +1,21 @@
-import { Suspense, lazy, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { featuresForPath, type Feature } from '@chorus/shared/routes';
 import { CenteredSpinner } from '@/components/ui/spinner';
+import { lazyPage } from '../lazy-page';
 
-type Provider = ComponentType<{ children: ReactNode }>;
+const featureProviders = {
+  chat: lazyPage(() => import('@/features/chat/components/chat-provider'), 'ChatProvider'),
+  scenario: lazyPage(
+    () => import('@/features/scenarios/components/scenario-provider'),
+    'ScenarioProvider',
+  ),
+  admin: lazyPage(() => import('@/features/admin/components/admin-provider'), 'AdminProvider'),
+} satisfies Record<Feature, unknown>;
 
-const featureProviders: Record<Feature, Provider> = {
-  chat: lazy(() =>
-    import('@/features/chat/components/chat-provider').then((m) => ({ default: m.ChatProvider })),
-  ),
-  scenario: lazy(() =>
-    import('@/features/scenarios/components/scenario-provider').then((m) => ({
-      default: m.ScenarioProvider,
-    })),
-  ),
-  admin: lazy(() =>
-    import('@/features/admin/components/admin-provider').then((m) => ({
-      default: m.AdminProvider,
-    })),
-  ),
-};
+/** Starts loading the feature contexts a path needs (beside its layout and page). */
+export const preloadFeatureContexts = (pathname: string): Promise<unknown> =>
+  Promise.all(featuresForPath(pathname).map((feature) => featureProviders[feature].preload()));
 
 /** Wraps the page in the contexts of the features its path belongs to (spec §2). */
 export const FeatureContexts = ({ children }: { children: ReactNode }) => {

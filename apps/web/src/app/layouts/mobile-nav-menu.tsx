@@ -1,20 +1,21 @@
-import { Menu } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { MobileNavButton, type MenuStart } from './menu-triggers';
 import type { NavItem } from './nav-types';
 
-export const MobileNavMenu = ({ links }: { links: NavItem[] }) => (
-  <DropdownMenu>
+export const MobileNavMenu = ({
+  links,
+  defaultOpen,
+  autoFocus,
+}: { links: NavItem[] } & MenuStart) => (
+  <DropdownMenu defaultOpen={defaultOpen}>
     <DropdownMenuTrigger asChild>
-      <Button variant="ghost" size="icon" aria-label="Open navigation" className="md:hidden">
-        <Menu aria-hidden="true" />
-      </Button>
+      <MobileNavButton autoFocus={autoFocus} />
     </DropdownMenuTrigger>
     <DropdownMenuContent align="end">
       {links.map((item) => (

@@ -1,18 +1,22 @@
 import {
   Bot,
   BarChart3,
+  BookOpen,
   Boxes,
   CalendarClock,
+  Compass,
   FlaskConical,
   History,
   Gauge,
   KeyRound,
   LayoutDashboard,
   Library,
+  LifeBuoy,
   Mail,
-  MessageSquare,
+  MessageSquareCode,
   Rocket,
   ScrollText,
+  ServerCog,
   Shield,
   Sparkles,
   TrendingUp,
@@ -23,15 +27,16 @@ import {
 } from 'lucide-react';
 import type { NavSection } from './nav-types';
 
+// The chat itself is reached through New chat and the conversation list beside these.
 export const workspaceNav: NavSection[] = [
   {
     title: 'Workspace',
     items: [
       { to: '/start', label: 'Start', icon: Rocket },
-      { to: '/chat', label: 'Chat', icon: MessageSquare },
       { to: '/prompts', label: 'Prompts', icon: ScrollText },
       { to: '/scenarios', label: 'Scenarios', icon: Boxes },
       { to: '/agents', label: 'Agents', icon: Bot, end: true },
+      { to: '/agent-embed-chat', label: 'Embedded chat', icon: MessageSquareCode },
       { to: '/custom-ais', label: 'Custom AIs', icon: Sparkles },
       { to: '/knowledge-base', label: 'Knowledge base', icon: Library },
     ],
@@ -54,6 +59,17 @@ export const workspaceNav: NavSection[] = [
   },
 ];
 
+/** Public pages a signed-in person may still want; they open in the public layout. */
+export const exploreNav: NavSection = {
+  title: 'Explore',
+  items: [
+    { to: '/discover', label: 'Discover', icon: Compass },
+    { to: '/trends', label: 'Trends', icon: TrendingUp },
+    { to: '/scenarios-cookbook', label: 'Cookbook', icon: BookOpen },
+    { to: '/help', label: 'Help', icon: LifeBuoy },
+  ],
+};
+
 export const adminNav: NavSection[] = [
   {
     title: 'Back office',
@@ -67,6 +83,7 @@ export const adminNav: NavSection[] = [
       { to: '/admin/prompts', label: 'Prompts', icon: ScrollText },
       { to: '/admin/analytics', label: 'Analytics', icon: BarChart3 },
       { to: '/admin/super-admin', label: 'Super admin', icon: Shield },
+      { to: '/admin/jobs', label: 'Background jobs', icon: ServerCog },
       { to: '/admin/audit-logs', label: 'Audit log', icon: History },
     ],
   },

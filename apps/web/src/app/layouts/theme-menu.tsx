@@ -1,6 +1,5 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
 import { themes, type Theme } from '@chorus/shared/storage-keys';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -9,18 +8,17 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { useTheme } from '@/app/providers/theme-context';
+import { ThemeMenuButton, type MenuStart } from './menu-triggers';
 
 const themeLabels: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 const themeIcons = { light: Sun, dark: Moon, system: Monitor } as const;
 
-export const ThemeMenu = () => {
-  const { theme, resolvedTheme, setTheme } = useTheme();
+export const ThemeMenu = ({ defaultOpen, autoFocus }: MenuStart) => {
+  const { theme, setTheme } = useTheme();
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Toggle theme">
-          {resolvedTheme === 'dark' ? <Moon aria-hidden="true" /> : <Sun aria-hidden="true" />}
-        </Button>
+        <ThemeMenuButton autoFocus={autoFocus} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuRadioGroup value={theme} onValueChange={(value) => setTheme(value as Theme)}>

@@ -1,6 +1,5 @@
 import { LogOut, Shield, User } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -12,25 +11,16 @@ import {
 import type { AuthUser } from '@/lib/auth-client';
 import { useAdminStatus } from '@/lib/roles';
 import { useSignOut } from '@/lib/use-sign-out';
+import { UserMenuButton, type MenuStart } from './menu-triggers';
 
-const initialsOf = (user: AuthUser) => {
-  const source = user.name?.trim() || user.email;
-  const parts = source.split(/[\s@._-]+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || '?';
-};
-
-export const UserMenu = ({ user }: { user: AuthUser }) => {
+export const UserMenu = ({ user, defaultOpen, autoFocus }: { user: AuthUser } & MenuStart) => {
   const { isAdmin } = useAdminStatus();
   const { signOut, pending: signingOut } = useSignOut();
 
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Account menu" className="rounded-full">
-          <span className="flex size-8 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary">
-            {initialsOf(user)}
-          </span>
-        </Button>
+        <UserMenuButton user={user} autoFocus={autoFocus} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-56">
         <DropdownMenuLabel className="font-normal">

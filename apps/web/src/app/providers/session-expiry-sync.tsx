@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { isApiError } from '@/lib/api-error';
-import { realtime } from '@/lib/realtime';
-import { sessionQueryKey, useSession } from '@/lib/session';
+import { recheckSession, sessionQueryKey, useSession } from '@/lib/session';
 
 const endsSession = (error: unknown) => isApiError(error) && error.status === 401;
 
@@ -17,15 +16,23 @@ export const SessionExpirySync = () => {
 
   // While signed in, one socket per tab hears the server end the session (an admin suspending
   // the account), so an idle page signs out within a second instead of at its next request.
+  // Its client loads only then: a guest's first paint does without it.
   useEffect(() => {
     if (!signedIn) return;
-    const unsubscribe = realtime.subscribe(() => undefined);
-    const offEnded = realtime.onSessionEnded(() => {
-      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void import('@/lib/realtime').then(({ realtime }) => {
+      if (stopped) return;
+      const unsubscribe = realtime.subscribe(() => undefined);
+      const offEnded = realtime.onSessionEnded(() => void recheckSession(queryClient));
+      stop = () => {
+        offEnded();
+        unsubscribe();
+      };
     });
     return () => {
-      offEnded();
-      unsubscribe();
+      stopped = true;
+      stop?.();
     };
   }, [signedIn, queryClient]);
 
@@ -34,9 +41,7 @@ export const SessionExpirySync = () => {
     const recheck = () => {
       if (checking) return;
       checking = true;
-      void queryClient
-        .invalidateQueries({ queryKey: sessionQueryKey })
-        .finally(() => (checking = false));
+      void recheckSession(queryClient).finally(() => (checking = false));
     };
     const offQueries = queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.action.type !== 'error') return;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { storageKeys } from '@chorus/shared/storage-keys';
-import { sessionQueryKey } from '@/lib/session';
+import { recheckSession, sessionQueryKey } from '@/lib/session';
 
 /** When another tab signs in or out, this tab asks the server for its session again. */
 export const SessionSync = () => {
@@ -14,7 +14,7 @@ export const SessionSync = () => {
           predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
         });
       }
-      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      void recheckSession(queryClient);
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);

@@ -44,6 +44,7 @@ export const RateLimitPage = ({ blockedUntil, reason, onRetryNow }: RateLimitPag
         <p id="rate-limit-reason" className="mt-2 text-sm text-muted-foreground">
           {reason}
         </p>
+        <p className="mt-1 text-sm text-muted-foreground">{messages.rateLimit.pausedDescription}</p>
         <p className="mt-4 text-lg font-medium tabular-nums" aria-live="polite">
           {messages.rateLimit.retryIn(seconds)}
         </p>

@@ -5,8 +5,11 @@ import { useGlobalBlock } from '@/lib/resilience/hooks';
 import { globalBlock } from '@/lib/resilience/runtime';
 import { startResilience } from '@/lib/resilience/start';
 import { storage } from '@/lib/storage';
-import { RateLimitPage } from './rate-limit-page';
 
+// Neither shows on a first paint (a block or `diag` = '1' is rare), so both load when they do.
+const RateLimitPage = lazy(() =>
+  import('./rate-limit-page').then((m) => ({ default: m.RateLimitPage })),
+);
 const DiagnosticsOverlay = lazy(() =>
   import('./diagnostics-overlay').then((m) => ({ default: m.DiagnosticsOverlay })),
 );
@@ -40,12 +43,14 @@ export const ResilienceLayer = ({ children }: { children: ReactNode }) => {
         {children}
       </div>
       {block.blockedUntil !== null ? (
-        <RateLimitPage
-          key={block.blockedUntil}
-          blockedUntil={block.blockedUntil}
-          reason={block.reason ?? ''}
-          onRetryNow={retryNow}
-        />
+        <Suspense fallback={null}>
+          <RateLimitPage
+            key={block.blockedUntil}
+            blockedUntil={block.blockedUntil}
+            reason={block.reason ?? ''}
+            onRetryNow={retryNow}
+          />
+        </Suspense>
       ) : null}
       {diag ? (
         <Suspense fallback={null}>

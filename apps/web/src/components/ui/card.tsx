@@ -15,8 +15,13 @@ export const CardHeader = ({ className, ...props }: ComponentProps<'div'>) => (
   <div className={cn('flex flex-col gap-1.5 px-6', className)} {...props} />
 );
 
-export const CardTitle = ({ className, ...props }: ComponentProps<'h2'>) => (
-  <h2 className={cn('leading-none font-semibold', className)} {...props} />
+/** A card's title; `asHeading="h1"` when the card is the page (the sign-in card). */
+export const CardTitle = ({
+  className,
+  asHeading: Heading = 'h2',
+  ...props
+}: ComponentProps<'h2'> & { asHeading?: 'h1' | 'h2' | 'h3' }) => (
+  <Heading className={cn('leading-none font-semibold', className)} {...props} />
 );
 
 export const CardDescription = ({ className, ...props }: ComponentProps<'p'>) => (

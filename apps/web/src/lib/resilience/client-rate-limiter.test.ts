@@ -81,4 +81,19 @@ describe('the client rate limiter', () => {
     block.trip(11);
     await expect(limiter.acquire('data')).rejects.toThrow(messages.rateLimit.waitSeconds(11));
   });
+
+  it('tells how long a call would wait without counting it, and a full window counts down', () => {
+    const limiter = new ClientRateLimiter(quietBlock());
+    expect(limiter.waitMs('conversation_create')).toBe(0);
+    for (let i = 0; i < 20; i += 1) {
+      expect(limiter.waitMs('conversation_create')).toBe(0);
+      expect(limiter.reserve('conversation_create')).toBe(0);
+    }
+    expect(limiter.waitMs('conversation_create')).toBe(10_000);
+    vi.advanceTimersByTime(4_000);
+    expect(limiter.waitMs('conversation_create')).toBe(6_000);
+    vi.advanceTimersByTime(6_000);
+    expect(limiter.waitMs('conversation_create')).toBe(0);
+    expect(limiter.reserve('conversation_create')).toBe(0);
+  });
 });

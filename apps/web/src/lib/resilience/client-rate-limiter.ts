@@ -60,6 +60,23 @@ export class ClientRateLimiter {
     return window.blockSeconds * 1000;
   }
 
+  /**
+   * How long a call in `category` would wait now, without counting it. A full window starts its
+   * block, as the call would have, so asking again counts down.
+   */
+  waitMs(category: RateLimitCategory, now = Date.now()): number {
+    const blocked = this.block.remainingMs(now);
+    if (blocked > 0) return blocked;
+    const window = this.config[category];
+    const state = this.windows.get(category);
+    if (!state) return 0;
+    if (state.blockedUntil > now) return state.blockedUntil - now;
+    if (state.blockedUntil !== 0 || now - state.startedAt >= window.windowSeconds * 1000) return 0;
+    if (state.count < window.points) return 0;
+    state.blockedUntil = now + window.blockSeconds * 1000;
+    return window.blockSeconds * 1000;
+  }
+
   /** Resolves when a call in `category` may go; throws when that is over 10 s away. */
   async acquire(category: RateLimitCategory): Promise<void> {
     for (;;) {

@@ -1,9 +1,9 @@
+import type { EnabledProviders } from '@chorus/shared/api/keys';
 import {
   enabledProvidersCacheMs,
   enabledProvidersFallback,
-  type EnabledProviders,
-} from '@chorus/shared/api/keys';
-import { enabledProvidersThrottle } from '@chorus/shared/limits';
+  enabledProvidersThrottle,
+} from '@chorus/shared/limits';
 import type { ProviderId } from '@chorus/shared/providers';
 import { diagnostics } from './diagnostics';
 import { CallThrottle } from './provider-throttle';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clientErrorMaxBytes, clientErrorReportSchema } from '@chorus/shared/api/client-errors';
+import { clientErrorReportSchema } from '@chorus/shared/api/client-errors';
+import { clientErrorMaxBytes } from '@chorus/shared/limits';
 import { ErrorReporter, shapeReport } from './error-reporter';
 
 describe('the error reporter', () => {

@@ -1,8 +1,5 @@
-import {
-  clientErrorMaxBytes,
-  type ClientErrorKind,
-  type ClientErrorReport,
-} from '@chorus/shared/api/client-errors';
+import type { ClientErrorKind, ClientErrorReport } from '@chorus/shared/api/client-errors';
+import { clientErrorMaxBytes } from '@chorus/shared/limits';
 import { diagnostics } from './diagnostics';
 
 export type ReportOutcome =
@@ -10,7 +7,7 @@ export type ReportOutcome =
 
 export type SentReport = { key: number; kind: ClientErrorKind; message: string } & ReportOutcome;
 
-export const clientErrorsPath = '/rest/v1/client-errors';
+const clientErrorsPath = '/rest/v1/client-errors';
 
 /** At most this many reports a minute leave one tab, so an error loop cannot flood the server. */
 const reportsPerMinute = 10;

@@ -1,24 +1,14 @@
-import { clientRateLimit } from '@chorus/shared/limits';
 import { messages } from '@chorus/shared/messages';
-import type { toast as sonnerToast } from 'sonner';
+import { toast } from '../toast';
 import type { RateLimitNotifier } from './global-block';
 
-// sonner loads with the toaster, after the first screen; these toasts never come sooner.
-const withToast = (show: (toast: typeof sonnerToast) => void) => {
-  void import('sonner').then(({ toast }) => show(toast));
-};
-
-/** Spec §8's rate-limit toasts, exactly. */
+/**
+ * Spec §8's rate-limit toasts. A block itself is told by the full-screen 'Rate Limit Active'
+ * page, which carries the pause's words, its description and 'Retry Now': a toast saying the same
+ * beside it would be a second notice with a second button, so `paused` shows none.
+ */
 export const toastNotifier: RateLimitNotifier = {
-  paused: (onRetryNow) =>
-    withToast((toast) =>
-      toast.warning(messages.rateLimit.paused, {
-        id: 'rate-limit-paused',
-        description: messages.rateLimit.pausedDescription,
-        duration: clientRateLimit.toastMs,
-        action: { label: messages.rateLimit.retryNow, onClick: onRetryNow },
-      }),
-    ),
-  restored: () => withToast((toast) => toast.success(messages.rateLimit.restored)),
-  recoveryFailed: () => withToast((toast) => toast.error(messages.rateLimit.recoveryFailed)),
+  paused: () => {},
+  restored: () => toast.success(messages.rateLimit.restored),
+  recoveryFailed: () => toast.error(messages.rateLimit.recoveryFailed),
 };

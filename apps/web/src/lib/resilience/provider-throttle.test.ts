@@ -1,5 +1,5 @@
+import { enabledProvidersFallback } from '@chorus/shared/limits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { enabledProvidersFallback } from '@chorus/shared/api/keys';
 import { ApiError } from '../api-error';
 import { createEnabledProvidersClient } from './enabled-providers';
 import { CallThrottle, awaitProviderSlot, providerCalls } from './provider-throttle';

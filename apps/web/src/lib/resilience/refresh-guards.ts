@@ -54,7 +54,7 @@ const lockName = 'chorus.auth-refresh-lock';
 const refreshedAtKey = 'chorus.auth-refreshed-at';
 
 /** When any tab last refreshed the session (epoch ms), shared through local storage. */
-export const lastRefreshAt = (): number => Number(storage.get(refreshedAtKey) ?? 0) || 0;
+const lastRefreshAt = (): number => Number(storage.get(refreshedAtKey) ?? 0) || 0;
 export const markRefreshed = (at = Date.now()): void => storage.set(refreshedAtKey, String(at));
 
 /** At most one refresh per 5 minutes across all tabs. */

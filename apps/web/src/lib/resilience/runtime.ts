@@ -41,11 +41,19 @@ export const beforeCall = async ({ method, path, provider }: GuardedCall): Promi
   if (provider) await awaitProviderSlot(provider);
 };
 
-/** Records the answer; a 429 starts (or lengthens) the global block. */
+/**
+ * How long a call would wait for the limiter now (0 when it may go). A person's action checks
+ * first, so it can say when it may go again instead of waiting in silence.
+ */
+export const waitBeforeCall = ({ method, path }: GuardedCall): number =>
+  enabled ? rateLimiter.waitMs(rateLimitCategoryOf(method, path)) : 0;
+
+/** Records the answer in the diagnostics buffer. */
 export const afterCall = ({ method, path }: GuardedCall, status: number, startedAt: number) => {
   diagnostics.record('request', `${method} ${path} → ${status} (${Date.now() - startedAt} ms)`);
 };
 
+/** A 429 starts (or lengthens) the global block; a failed write may still have changed data. */
 export const onCallFailed = ({ method, path }: GuardedCall, error: ApiError): void => {
   diagnostics.record('error', `${method} ${path}: ${error.status} ${error.message}`);
   if (enabled && error.status === 429) globalBlock.trip(error.retryAfterSeconds, error.message);

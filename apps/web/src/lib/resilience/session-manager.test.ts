@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@chorus/shared/messages';
+import { createBroadcastBus } from '@/test/broadcast-bus';
 import { ApiError } from '../api-error';
 import type { AuthResult, AuthSession } from '../auth-client';
 import { sessionQueryKey } from '../session';
@@ -27,31 +28,11 @@ const fakeLeader = (id: string, leading = true) =>
     delayIfFollower: () => Promise.resolve(),
   }) as unknown as TabLeader;
 
-const createBus = () => {
-  type End = { onmessage: ((event: MessageEvent) => void) | null };
-  const ends = new Set<End>();
-  return () => {
-    const end = {
-      onmessage: null as End['onmessage'],
-      postMessage(data: unknown) {
-        for (const other of ends) {
-          if (other !== end) queueMicrotask(() => other.onmessage?.({ data } as MessageEvent));
-        }
-      },
-      close() {
-        ends.delete(end);
-      },
-    };
-    ends.add(end);
-    return end;
-  };
-};
-
 type Setup = {
   session?: AuthSession | null;
   leading?: boolean;
   refresh?: () => Promise<AuthResult<AuthSession | null>>;
-  bus?: ReturnType<typeof createBus>;
+  bus?: ReturnType<typeof createBroadcastBus>;
   id?: string;
   location?: { pathname: string; search: string };
 };
@@ -230,7 +211,7 @@ describe('the session manager', () => {
   });
 
   it('signs every tab out when one signs out', async () => {
-    const bus = createBus();
+    const bus = createBroadcastBus();
     const session = sessionUntil(Date.now() + 60 * minute);
     const a = setup({ session, bus, id: 'tab-a' });
     const b = setup({ session, bus, id: 'tab-b' });

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { authRefresh } from '@chorus/shared/limits';
 import type { ApiError } from '../api-error';
 import { authClient, type AuthResult, type AuthSession } from '../auth-client';
-import { clearSession, sessionQueryKey, writeSessionSnapshot } from '../session';
+import { clearSession, recheckSession, sessionQueryKey, writeSessionSnapshot } from '../session';
 import { diagnostics } from './diagnostics';
 import {
   isRetryableRefreshError,
@@ -228,7 +228,7 @@ export class SessionManager {
       if (this.current()) clearSession(this.queryClient);
       return;
     }
-    await this.queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    await recheckSession(this.queryClient);
   }
 
   private post(type: CrossTabMessage['type']): void {

@@ -5,11 +5,6 @@ import { globalBlock, setResilienceEnabled } from './runtime';
 import { SessionManager } from './session-manager';
 import { tabLeader } from './tab-leader';
 
-let manager: SessionManager | undefined;
-
-/** The running session manager, once the app has started. */
-export const sessionManager = (): SessionManager | undefined => manager;
-
 const showTabRole = () => {
   document.documentElement.dataset.tabRole = tabLeader.getRole();
 };
@@ -30,7 +25,7 @@ export const startResilience = (queryClient: QueryClient): (() => void) => {
   const unsubscribeRole = tabLeader.subscribe(showTabRole);
   tabLeader.start();
   showTabRole();
-  manager = new SessionManager({ queryClient, leader: tabLeader });
+  const manager = new SessionManager({ queryClient, leader: tabLeader });
   manager.start();
   const stopReporter = errorReporter.install();
   const onPageHide = () => tabLeader.stop();
@@ -45,8 +40,7 @@ export const startResilience = (queryClient: QueryClient): (() => void) => {
     window.removeEventListener('pagehide', onPageHide);
     window.removeEventListener('pageshow', onPageShow);
     stopReporter();
-    manager?.stop();
-    manager = undefined;
+    manager.stop();
     tabLeader.stop();
     unsubscribeRole();
     delete document.documentElement.dataset.tabRole;

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateLibraryPrompt, CreateLibraryScenario } from '@chorus/shared/api/library';
 import { api } from '@/lib/api-client';
 import { adminLibraryQueryKey } from './get-admin-library';
+import { invalidateAuditLog } from './get-audit-logs';
 
 export type CreateLibraryEntryInput =
   | { kind: 'prompts'; entry: CreateLibraryPrompt }
@@ -14,7 +15,9 @@ export const useCreateLibraryEntry = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createLibraryEntry,
-    onSuccess: (_data, { kind }) =>
-      queryClient.invalidateQueries({ queryKey: adminLibraryQueryKey(kind) }),
+    onSuccess: (_data, { kind }) => {
+      invalidateAuditLog(queryClient);
+      return queryClient.invalidateQueries({ queryKey: adminLibraryQueryKey(kind) });
+    },
   });
 };

@@ -2,6 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccessRequest } from '@chorus/shared/api/access-requests';
 import { api } from '@/lib/api-client';
 import { accessRequestsQueryKey } from './get-access-requests';
+import { invalidateAuditLog } from './get-audit-logs';
+import { adminOverviewQueryKey } from './get-overview';
 
 export type AccessDecision = { id: string; decision: 'approve' | 'decline' };
 
@@ -15,7 +17,8 @@ export const useDecideAccessRequest = () => {
     mutationFn: decideAccessRequest,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: accessRequestsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] });
+      void queryClient.invalidateQueries({ queryKey: adminOverviewQueryKey });
+      invalidateAuditLog(queryClient);
     },
   });
 };

@@ -3,6 +3,7 @@ import type { AdminKeyKind } from '@chorus/shared/api/admin-keys';
 import type { ProviderId } from '@chorus/shared/providers';
 import { api } from '@/lib/api-client';
 import { adminApiKeysQueryKey } from './get-admin-api-keys';
+import { invalidateAuditLog } from './get-audit-logs';
 
 export const deleteAdminApiKey = ({
   kind,
@@ -16,6 +17,9 @@ export const useDeleteAdminApiKey = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteAdminApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminApiKeysQueryKey }),
+    onSuccess: () => {
+      invalidateAuditLog(queryClient);
+      return queryClient.invalidateQueries({ queryKey: adminApiKeysQueryKey });
+    },
   });
 };

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LibraryKind } from '@chorus/shared/api/library';
 import { api } from '@/lib/api-client';
 import { adminLibraryQueryKey } from './get-admin-library';
+import { invalidateAuditLog } from './get-audit-logs';
 
 export const deleteLibraryEntry = ({ kind, id }: { kind: LibraryKind; id: string }) =>
   api.delete<void>(`/rest/v1/admin/${kind}/${id}`);
@@ -10,7 +11,9 @@ export const useDeleteLibraryEntry = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteLibraryEntry,
-    onSuccess: (_data, { kind }) =>
-      queryClient.invalidateQueries({ queryKey: adminLibraryQueryKey(kind) }),
+    onSuccess: (_data, { kind }) => {
+      invalidateAuditLog(queryClient);
+      return queryClient.invalidateQueries({ queryKey: adminLibraryQueryKey(kind) });
+    },
   });
 };

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AuditLogsResponse } from '@chorus/shared/api/audit-logs';
 import { api } from '@/lib/api-client';
 
@@ -12,6 +12,12 @@ export type AuditLogFilters = {
   offset: number;
 };
 
+export const auditLogsQueryKey = ['admin', 'audit-logs'] as const;
+
+/** Every admin write adds an entry, so each admin mutation calls this once it succeeds. */
+export const invalidateAuditLog = (queryClient: QueryClient) =>
+  void queryClient.invalidateQueries({ queryKey: auditLogsQueryKey });
+
 export const getAuditLogs = (filters: AuditLogFilters, signal?: AbortSignal) => {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) {
@@ -22,7 +28,7 @@ export const getAuditLogs = (filters: AuditLogFilters, signal?: AbortSignal) => 
 
 export const auditLogsQueryOptions = (filters: AuditLogFilters) =>
   queryOptions({
-    queryKey: ['admin', 'audit-logs', filters],
+    queryKey: [...auditLogsQueryKey, filters],
     queryFn: ({ signal }) => getAuditLogs(filters, signal),
     placeholderData: keepPreviousData,
     staleTime: 10_000,

@@ -19,7 +19,10 @@ export const getUsageStatistics = (range: UsageRange, signal?: AbortSignal) =>
   api.get<UsageStatisticsResponse>(`/rest/v1/admin/usage-statistics?${params(range)}`, signal);
 
 /** Where the browser downloads the CSV of one table (the server sends it as an attachment). */
-export const usageStatisticsCsvUrl = (range: UsageRange, table: 'prompt_usage' | 'tokens') => {
+export const usageStatisticsCsvUrl = (
+  range: UsageRange,
+  table: 'prompt_usage' | 'tokens' | 'sources',
+) => {
   const query = params(range);
   query.set('format', 'csv');
   query.set('table', table);

@@ -3,6 +3,7 @@ import type { AdminApiKeySummary, AdminKeyKind } from '@chorus/shared/api/admin-
 import type { ProviderId } from '@chorus/shared/providers';
 import { api } from '@/lib/api-client';
 import { adminApiKeysQueryKey } from './get-admin-api-keys';
+import { invalidateAuditLog } from './get-audit-logs';
 
 export type SaveAdminApiKeyInput = { kind: AdminKeyKind; provider: ProviderId; apiKey: string };
 
@@ -13,6 +14,9 @@ export const useSaveAdminApiKey = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveAdminApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminApiKeysQueryKey }),
+    onSuccess: () => {
+      invalidateAuditLog(queryClient);
+      return queryClient.invalidateQueries({ queryKey: adminApiKeysQueryKey });
+    },
   });
 };

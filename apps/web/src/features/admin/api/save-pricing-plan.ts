@@ -6,6 +6,8 @@ import type {
 } from '@chorus/shared/api/plans';
 import { api } from '@/lib/api-client';
 import { pricingPlansQueryKey } from './get-pricing-plans';
+import { invalidateAuditLog } from './get-audit-logs';
+import { adminUsersQueryKey } from './get-users';
 
 export type SavePricingPlanInput =
   { id: null; plan: CreatePricingPlanInput } | { id: string; plan: UpdatePricingPlanInput };
@@ -20,6 +22,11 @@ export const useSavePricingPlan = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: savePricingPlan,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: pricingPlansQueryKey }),
+    onSuccess: () => {
+      invalidateAuditLog(queryClient);
+      // The users list shows each user's plan and offers the plans to choose from.
+      void queryClient.invalidateQueries({ queryKey: adminUsersQueryKey });
+      return queryClient.invalidateQueries({ queryKey: pricingPlansQueryKey });
+    },
   });
 };

@@ -2,6 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PatchAdminUser, UserStatisticsRow } from '@chorus/shared/api/admin';
 import { api } from '@/lib/api-client';
 import { adminUsersQueryKey } from './get-users';
+import { invalidateAuditLog } from './get-audit-logs';
+import { adminOverviewQueryKey } from './get-overview';
 
 export type UpdateUserInput = { userId: string; change: PatchAdminUser };
 
@@ -15,8 +17,8 @@ export const useUpdateAdminUser = () => {
     mutationFn: updateAdminUser,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: adminUsersQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit-logs'] });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] });
+      void queryClient.invalidateQueries({ queryKey: adminOverviewQueryKey });
+      invalidateAuditLog(queryClient);
     },
   });
 };

@@ -10,10 +10,11 @@ import { Button } from '@/components/ui/button';
 import { OffsetPager } from '@/components/ui/offset-pager';
 import { EmptyState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useDecideAccessRequest } from '../api/decide-access-request';
 import { useAccessRequests } from '../api/get-access-requests';
+import { TableLoadError, TableLoading } from '@/components/ui/data-table';
+import { formatDateTime } from '@/lib/format';
 
 const PAGE_SIZE = 50;
 
@@ -23,9 +24,6 @@ const statusLabel: Record<AccessRequestStatus, string> = {
   declined: 'Declined',
   used: 'Signed up',
 };
-
-const formatDateTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
 /** Access requests from /request-access; approving e-mails a one-time invitation link. */
 export const AccessRequestsPanel = () => {
@@ -83,13 +81,9 @@ export const AccessRequestsPanel = () => {
         </label>
       </div>
       {isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading access requests" />
-        </div>
+        <TableLoading label="Loading access requests" />
       ) : isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The access requests could not be loaded: {errorMessage(error)} Try reloading the page.
-        </p>
+        <TableLoadError what="The access requests" error={error} />
       ) : data.requests.length === 0 ? (
         <EmptyState
           icon={Inbox}

@@ -1,12 +1,12 @@
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { providerList } from '@/lib/providers';
 import { useAdminApiKeys } from '../api/get-admin-api-keys';
 import { useSetProviderEnabled } from '../api/set-provider-enabled';
 import { AdminKeySlot } from './admin-key-slot';
+import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 
 export const AdminApiKeysPage = () => {
   const keys = useAdminApiKeys();
@@ -31,14 +31,9 @@ export const AdminApiKeysPage = () => {
         description="A system key serves every user who has no key of their own. A default key serves the users it is granted to (at sign-up, or from their API keys page). Keys are stored encrypted and never shown again in full; every change is written to the audit log."
       />
       {keys.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading the system keys" />
-        </div>
+        <TableLoading label="Loading the system keys" />
       ) : keys.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The system keys could not be loaded: {errorMessage(keys.error)} Reload the page to try
-          again.
-        </p>
+        <TableLoadError what="The system keys" error={keys.error} />
       ) : (
         <ul className="grid gap-4">
           {providerList.map((provider) => {

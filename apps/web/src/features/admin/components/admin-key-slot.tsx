@@ -3,16 +3,22 @@ import { toast } from 'sonner';
 import type { AdminApiKeySummary, AdminKeyKind } from '@chorus/shared/api/admin-keys';
 import { keyMessages } from '@chorus/shared/messages';
 import type { ProviderEntry } from '@chorus/shared/providers';
+import { KeyTestResult } from '@/components/keys/key-test-result';
 import { Button } from '@/components/ui/button';
 import { FieldProblem, SecretKeyInput } from '@/components/ui/secret-key-input';
 import { useKeyDraft } from '@/lib/key-draft';
 import { errorMessage } from '@/lib/api-error';
+import { withArticle } from '@/lib/providers';
+import { useTestApiKey } from '@/lib/queries/test-api-key';
 import { useDeleteAdminApiKey } from '../api/delete-admin-api-key';
 import { useSaveAdminApiKey } from '../api/save-admin-api-key';
 
 const kindLabel: Record<AdminKeyKind, string> = { system: 'System key', default: 'Default key' };
 
-/** One admin key of a provider: its masked hint, and a form to set, rotate or remove it. */
+/**
+ * One admin key of a provider: its masked hint, and a form to test, set, rotate or remove it.
+ * Test asks the provider about the pasted key before anyone's calls depend on it.
+ */
 export const AdminKeySlot = ({
   provider,
   kind,
@@ -25,6 +31,8 @@ export const AdminKeySlot = ({
   const key = useKeyDraft(provider.id);
   const save = useSaveAdminApiKey();
   const remove = useDeleteAdminApiKey();
+  const test = useTestApiKey();
+  const typed = key.draft.trim();
   const inputId = `admin-key-${kind}-${provider.id}`;
 
   const onSave = (event: FormEvent<HTMLFormElement>) => {
@@ -36,6 +44,7 @@ export const AdminKeySlot = ({
       {
         onSuccess: () => {
           key.clear();
+          test.reset();
           toast.success(`${provider.name} ${kindLabel[kind].toLowerCase()} saved`);
         },
         onError: (error) =>
@@ -69,11 +78,24 @@ export const AdminKeySlot = ({
           id={inputId}
           value={key.draft}
           problem={key.problem}
-          placeholder={saved ? 'Paste a new key to rotate it' : `Paste a ${provider.name} key`}
-          onChange={key.setDraft}
+          placeholder={
+            saved ? 'Paste a new key to rotate it' : `Paste ${withArticle(provider.name)} key`
+          }
+          onChange={(value) => {
+            key.setDraft(value);
+            test.reset();
+          }}
         />
         <div className="flex gap-2">
-          <Button type="submit" disabled={save.isPending || !key.draft.trim()}>
+          <Button
+            type="button"
+            variant="outline"
+            disabled={test.isPending || typed === ''}
+            onClick={() => test.mutate({ provider: provider.id, apiKey: typed })}
+          >
+            {test.isPending ? 'Testing…' : 'Test'}
+          </Button>
+          <Button type="submit" disabled={save.isPending || typed === ''}>
             Save
           </Button>
           {saved ? (
@@ -84,6 +106,7 @@ export const AdminKeySlot = ({
         </div>
       </div>
       <FieldProblem id={inputId} problem={key.problem} />
+      <KeyTestResult result={test.data} error={test.error} />
     </form>
   );
 };

@@ -17,6 +17,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useAdminOverview } from '../api/get-overview';
+import { ActivityDefinitions } from './activity-definitions';
 import { useAdmin } from './admin-context';
 
 type Area = {
@@ -141,6 +142,7 @@ export const AdminOverviewPage = () => {
               hint={`${overview.data.errors_breakdown.client_errors} in browsers · ${overview.data.errors_breakdown.failed_replies} failed replies`}
             />
           </dl>
+          <ActivityDefinitions className="mb-2" />
           <p className="mb-8 text-sm text-muted-foreground">
             Sign-up is {overview.data.signup_mode === 'request' ? 'by request' : 'open'}.{' '}
             {overview.data.pending_access_requests > 0 ? (

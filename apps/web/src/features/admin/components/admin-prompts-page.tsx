@@ -8,13 +8,14 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { useCurateLibraryEntry } from '../api/curate-library-entry';
 import { useDeleteLibraryEntry } from '../api/delete-library-entry';
 import { useAdminLibrary, type AdminLibraryFilter } from '../api/get-admin-library';
 import { AdminPromptsForm } from './admin-prompts-form';
+import { TableLoadError, TableLoading } from '@/components/ui/data-table';
+import { formatDate } from '@/lib/format';
 
 type Entry = AdminPrompt | AdminScenario;
 
@@ -79,13 +80,9 @@ const Collection = ({ kind }: { kind: LibraryKind }) => {
       </div>
       {adding ? <AdminPromptsForm kind={kind} onDone={() => setAdding(false)} /> : null}
       {list.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label={`Loading ${kind}`} />
-        </div>
+        <TableLoading label={`Loading ${kind}`} />
       ) : list.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The {kind} could not be loaded: {errorMessage(list.error)}
-        </p>
+        <TableLoadError what={`The ${kind}`} error={list.error} />
       ) : list.data.items.length === 0 ? (
         <EmptyState icon={ScrollText} title={`No ${kind} to curate`}>
           {filter.search || filter.status !== 'all'
@@ -120,8 +117,7 @@ const Collection = ({ kind }: { kind: LibraryKind }) => {
                   {preview(entry)}
                 </p>
                 <p className="mt-1 text-xs text-muted-foreground">
-                  By {entry.author_email ?? 'a removed account'} ·{' '}
-                  {new Date(entry.updated_at).toLocaleDateString()}
+                  By {entry.author_email ?? 'a removed account'} · {formatDate(entry.updated_at)}
                 </p>
               </div>
               <div className="flex flex-wrap items-start gap-2">

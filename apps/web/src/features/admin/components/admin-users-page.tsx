@@ -19,6 +19,13 @@ import { useAdminUsers } from '../api/get-users';
 import { useUpdateAdminUser, type UpdateUserInput } from '../api/update-user';
 import { AccessRequestsPanel } from './access-requests-panel';
 import { useAdmin } from './admin-context';
+import {
+  TableLoadError,
+  TableLoading,
+  DataTable,
+  type TableColumn,
+} from '@/components/ui/data-table';
+import { formatDate } from '@/lib/format';
 
 const PAGE_SIZE = 50;
 
@@ -28,8 +35,16 @@ const roleLabel: Record<Role, string> = {
   super_admin: 'Super admin',
 };
 
-const formatDate = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—';
+const userColumns: TableColumn[] = [
+  { label: 'User' },
+  { label: 'Role' },
+  { label: 'Plan' },
+  { label: 'Registered' },
+  { label: 'Last active' },
+  { label: 'Conversations', end: true },
+  { label: 'Messages', end: true },
+  { label: 'Access', end: true, hidden: true },
+];
 
 const displayName = (u: UserStatisticsRow) => u.full_name ?? u.public_name ?? u.email;
 
@@ -192,16 +207,9 @@ const PeopleTab = () => {
       </div>
 
       {isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading users" />
-        </div>
+        <TableLoading label="Loading users" />
       ) : isError ? (
-        <p
-          role="alert"
-          className="rounded-md border border-destructive/40 p-4 text-sm text-destructive"
-        >
-          The user list could not be loaded: {error.message} Try reloading the page.
-        </p>
+        <TableLoadError what="The user list" error={error} />
       ) : data.users.length === 0 ? (
         <EmptyState icon={Users} title={search ? 'No matching users' : 'No users yet'}>
           {search
@@ -210,52 +218,20 @@ const PeopleTab = () => {
         </EmptyState>
       ) : (
         <>
-          <div className="overflow-x-auto rounded-lg border">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-muted/50 text-xs text-muted-foreground uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    User
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Role
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Plan
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Registered
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Last active
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    Conversations
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    Messages
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    <span className="sr-only">Access</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y">
-                {data.users.map((u) => (
-                  <UserRow
-                    key={u.user_id}
-                    user={u}
-                    plans={data.plans}
-                    isSelf={u.user_id === session.user?.id}
-                    isSuperAdmin={isSuperAdmin}
-                    busy={update.isPending && update.variables?.userId === u.user_id}
-                    onChange={change}
-                    onAskSuspend={setSuspending}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={userColumns}>
+            {data.users.map((u) => (
+              <UserRow
+                key={u.user_id}
+                user={u}
+                plans={data.plans}
+                isSelf={u.user_id === session.user?.id}
+                isSuperAdmin={isSuperAdmin}
+                busy={update.isPending && update.variables?.userId === u.user_id}
+                onChange={change}
+                onAskSuspend={setSuspending}
+              />
+            ))}
+          </DataTable>
           <OffsetPager
             offset={offset}
             pageSize={PAGE_SIZE}

@@ -95,23 +95,54 @@ export const ErrorRateChart = ({ days }: { days: AnalyticsDay[] }) => (
 const colorOf = (provider: string) =>
   isProviderId(provider) ? providers[provider].color : '#94a3b8';
 
+/**
+ * A donut without labels on the slices (small slices' labels ran into each other) and, beside
+ * it, a list of every provider with its share and calls: text that never overlaps, and that a
+ * screen reader can read.
+ */
 export const ProviderShareChart = ({ shares }: { shares: ProviderShare[] }) => (
-  <Frame title="Provider share of AI calls">
-    <PieChart>
-      <Tooltip formatter={(v, name) => [`${Number(v).toLocaleString()} calls`, name]} />
-      <Legend />
-      <Pie
-        data={shares.map((s) => ({ ...s, name: providerName(s.provider) }))}
-        dataKey="calls"
-        nameKey="name"
-        outerRadius="75%"
-        isAnimationActive={false}
-        label={({ percent: p }) => percent(Number(p ?? 0))}
-      >
+  <figure
+    className="rounded-xl border bg-card p-4 shadow-sm"
+    aria-label="Provider share of AI calls"
+  >
+    <figcaption className="mb-3 text-sm font-medium">Provider share of AI calls</figcaption>
+    <div className="grid items-center gap-4 sm:grid-cols-[minmax(0,1fr)_auto]">
+      <div className="text-muted-foreground" style={{ height: CHART_HEIGHT }} aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <PieChart>
+            <Tooltip formatter={(v, name) => [`${Number(v).toLocaleString()} calls`, name]} />
+            <Pie
+              data={shares.map((s) => ({ ...s, name: providerName(s.provider) }))}
+              dataKey="calls"
+              nameKey="name"
+              innerRadius="50%"
+              outerRadius="80%"
+              paddingAngle={shares.length > 1 ? 1 : 0}
+              isAnimationActive={false}
+            >
+              {shares.map((s) => (
+                <Cell key={s.provider} fill={colorOf(s.provider)} />
+              ))}
+            </Pie>
+          </PieChart>
+        </ResponsiveContainer>
+      </div>
+      <ul className="grid content-center gap-2 text-sm">
         {shares.map((s) => (
-          <Cell key={s.provider} fill={colorOf(s.provider)} />
+          <li key={s.provider} className="flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className="inline-block size-2.5 shrink-0 rounded-full"
+              style={{ backgroundColor: colorOf(s.provider) }}
+            />
+            <span className="min-w-0 flex-1 truncate">{providerName(s.provider)}</span>
+            <span className="tabular-nums">{percent(s.share)}</span>
+            <span className="w-20 text-right text-muted-foreground tabular-nums">
+              {s.calls.toLocaleString()} {s.calls === 1 ? 'call' : 'calls'}
+            </span>
+          </li>
         ))}
-      </Pie>
-    </PieChart>
-  </Frame>
+      </ul>
+    </div>
+  </figure>
 );

@@ -4,8 +4,6 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-error';
 import { useAnalytics } from '../api/get-analytics';
 import {
   ActiveUsersChart,
@@ -13,6 +11,8 @@ import {
   MessagesChart,
   ProviderShareChart,
 } from './analytics-charts';
+import { ActivityDefinitions } from './activity-definitions';
+import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 
 const windows = [7, 30, 90, 365] as const;
 
@@ -52,14 +52,9 @@ export const AnalyticsPage = () => {
         }
       />
       {analytics.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading analytics" />
-        </div>
+        <TableLoading label="Loading analytics" />
       ) : analytics.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          Analytics could not be loaded: {errorMessage(analytics.error)} Reload the page to try
-          again.
-        </p>
+        <TableLoadError what="Analytics" error={analytics.error} />
       ) : !data ? null : quiet ? (
         <EmptyState
           icon={BarChart3}
@@ -72,9 +67,10 @@ export const AnalyticsPage = () => {
         </EmptyState>
       ) : (
         <div className="grid gap-6">
-          <dl className="grid gap-4 sm:grid-cols-4">
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-5">
             <Stat label="Active users" value={data.totals.active_users.toLocaleString()} />
             <Stat label="Messages" value={data.totals.messages.toLocaleString()} />
+            <Stat label="Failed replies" value={data.totals.failed_replies.toLocaleString()} />
             <Stat label="AI calls" value={data.totals.calls.toLocaleString()} />
             <Stat
               label="Failed calls"
@@ -85,6 +81,7 @@ export const AnalyticsPage = () => {
               }%)`}
             />
           </dl>
+          <ActivityDefinitions />
           <div className="grid gap-6 lg:grid-cols-2">
             <ActiveUsersChart days={data.days} />
             <MessagesChart days={data.days} />

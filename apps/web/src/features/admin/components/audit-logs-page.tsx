@@ -5,10 +5,16 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-error';
+import { OffsetPager } from '@/components/ui/offset-pager';
 import { useAuditLogs, type AuditLogFilters } from '../api/get-audit-logs';
 import { useAdminUsers } from '../api/get-users';
+import {
+  TableLoadError,
+  TableLoading,
+  DataTable,
+  type TableColumn,
+} from '@/components/ui/data-table';
+import { formatPreciseDateTime as formatDateTime } from '@/lib/format';
 
 const PAGE_SIZE = 50;
 
@@ -22,8 +28,13 @@ const emptyFilters: AuditLogFilters = {
   offset: 0,
 };
 
-const formatDateTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const entryColumns: TableColumn[] = [
+  { label: 'When' },
+  { label: 'Admin' },
+  { label: 'Action' },
+  { label: 'Record' },
+  { label: 'Details' },
+];
 
 const Filter = ({ label, children }: { label: string; children: ReactNode }) => (
   <label className="grid gap-1 text-xs font-medium text-muted-foreground">
@@ -41,9 +52,6 @@ export const AuditLogsPage = () => {
     setFilters((f) => ({ ...f, ...patch, offset: 0 }));
   const filtered =
     filters.action || filters.table_name || filters.admin_id || filters.from || filters.to;
-
-  const total = logs.data?.total ?? 0;
-  const lastShown = Math.min(filters.offset + PAGE_SIZE, total);
 
   return (
     <div>
@@ -102,13 +110,9 @@ export const AuditLogsPage = () => {
       ) : null}
 
       {logs.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading the audit log" />
-        </div>
+        <TableLoading label="Loading the audit log" />
       ) : logs.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The audit log could not be loaded: {errorMessage(logs.error)}
-        </p>
+        <TableLoadError what="The audit log" error={logs.error} />
       ) : logs.data.entries.length === 0 ? (
         <EmptyState icon={ScrollText} title={filtered ? 'No matching entries' : 'No entries yet'}>
           {filtered
@@ -117,77 +121,34 @@ export const AuditLogsPage = () => {
         </EmptyState>
       ) : (
         <>
-          <div className="overflow-x-auto rounded-lg border">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Audit log entries, newest first</caption>
-              <thead className="bg-muted/50 text-xs text-muted-foreground uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    When
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Admin
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Action
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Record
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y">
-                {logs.data.entries.map((e) => (
-                  <tr key={e.id} className="align-top">
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(e.created_at)}</td>
-                    <td className="px-4 py-3 break-all">{e.admin_email ?? e.admin_id}</td>
-                    <td className="px-4 py-3 font-medium">{e.action}</td>
-                    <td className="px-4 py-3">
-                      <div>{e.table_name}</div>
-                      {e.record_id ? (
-                        <div className="font-mono text-xs break-all text-muted-foreground">
-                          {e.record_id}
-                        </div>
-                      ) : null}
-                    </td>
-                    <td className="px-4 py-3">
-                      <code className="block max-w-md font-mono text-xs break-all whitespace-pre-wrap text-muted-foreground">
-                        {JSON.stringify(e.details)}
-                      </code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="mt-4 flex items-center justify-between text-sm text-muted-foreground">
-            <span>
-              {filters.offset + 1}–{lastShown} of {total}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={filters.offset === 0}
-                onClick={() =>
-                  setFilters((f) => ({ ...f, offset: Math.max(0, f.offset - PAGE_SIZE) }))
-                }
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={lastShown >= total}
-                onClick={() => setFilters((f) => ({ ...f, offset: f.offset + PAGE_SIZE }))}
-              >
-                Next
-              </Button>
-            </div>
-          </div>
+          <DataTable columns={entryColumns} caption="Audit log entries, newest first">
+            {logs.data.entries.map((e) => (
+              <tr key={e.id} className="align-top">
+                <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(e.created_at)}</td>
+                <td className="px-4 py-3 break-all">{e.admin_email ?? e.admin_id}</td>
+                <td className="px-4 py-3 font-medium">{e.action}</td>
+                <td className="px-4 py-3">
+                  <div>{e.table_name}</div>
+                  {e.record_id ? (
+                    <div className="font-mono text-xs break-all text-muted-foreground">
+                      {e.record_id}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="px-4 py-3">
+                  <code className="block max-w-md font-mono text-xs break-all whitespace-pre-wrap text-muted-foreground">
+                    {JSON.stringify(e.details)}
+                  </code>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+          <OffsetPager
+            offset={filters.offset}
+            pageSize={PAGE_SIZE}
+            total={logs.data.total}
+            onOffsetChange={(offset) => setFilters((f) => ({ ...f, offset }))}
+          />
         </>
       )}
     </div>

@@ -15,6 +15,13 @@ import { errorMessage } from '@/lib/api-error';
 import { useEmailOutbox } from '../api/get-email-outbox';
 import { useEmailOutboxItem } from '../api/get-email-outbox-item';
 import { useResendEmailOutboxItem } from '../api/resend-email-outbox-item';
+import {
+  TableLoadError,
+  TableLoading,
+  DataTable,
+  type TableColumn,
+} from '@/components/ui/data-table';
+import { formatDateTime as formatTime } from '@/lib/format';
 
 const PAGE_SIZE = 50;
 
@@ -30,8 +37,13 @@ const statusClass: Record<EmailOutboxStatus, string> = {
   failed: 'bg-destructive/15 text-destructive',
 };
 
-const formatTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+const emailColumns: TableColumn[] = [
+  { label: 'Subject' },
+  { label: 'To' },
+  { label: 'Status' },
+  { label: 'Created' },
+  { label: 'Actions', end: true, hidden: true },
+];
 
 const StatusBadge = ({ status }: { status: EmailOutboxStatus }) => (
   <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${statusClass[status]}`}>
@@ -52,7 +64,7 @@ const EmailDetail = ({ id, onClose }: { id: string; onClose: () => void }) => {
   if (isError) {
     return (
       <p role="alert" className="text-sm text-destructive">
-        The e-mail could not be loaded: {error.message}
+        The e-mail could not be loaded: {errorMessage(error)}
       </p>
     );
   }
@@ -170,16 +182,9 @@ export const EmailOutboxPage = () => {
       ) : null}
 
       {isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading e-mails" />
-        </div>
+        <TableLoading label="Loading e-mails" />
       ) : isError ? (
-        <p
-          role="alert"
-          className="rounded-md border border-destructive/40 p-4 text-sm text-destructive"
-        >
-          The outbox could not be loaded: {error.message} Try reloading the page.
-        </p>
+        <TableLoadError what="The outbox" error={error} />
       ) : data.emails.length === 0 ? (
         <EmptyState icon={Mail} title="No e-mails here">
           {status === 'all'
@@ -188,57 +193,34 @@ export const EmailOutboxPage = () => {
         </EmptyState>
       ) : (
         <>
-          <div className="overflow-x-auto rounded-lg border">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-muted/50 text-xs text-muted-foreground uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Subject
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    To
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Created
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y">
-                {data.emails.map((m: EmailOutboxSummary) => (
-                  <tr key={m.id}>
-                    <td className="px-4 py-3">
-                      <div className="font-medium">{m.subject}</div>
-                      <div className="text-xs text-muted-foreground">{m.template ?? 'custom'}</div>
-                    </td>
-                    <td className="px-4 py-3">{m.to.join(', ')}</td>
-                    <td className="px-4 py-3">
-                      <StatusBadge status={m.status} />
-                      {m.last_error ? (
-                        <div
-                          className="mt-1 max-w-xs truncate text-xs text-muted-foreground"
-                          title={m.last_error}
-                        >
-                          {m.last_error}
-                        </div>
-                      ) : null}
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatTime(m.created_at)}</td>
-                    <td className="px-4 py-3 text-right">
-                      <Button size="sm" variant="outline" onClick={() => setOpenId(m.id)}>
-                        Open
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={emailColumns}>
+            {data.emails.map((m: EmailOutboxSummary) => (
+              <tr key={m.id}>
+                <td className="px-4 py-3">
+                  <div className="font-medium">{m.subject}</div>
+                  <div className="text-xs text-muted-foreground">{m.template ?? 'custom'}</div>
+                </td>
+                <td className="px-4 py-3">{m.to.join(', ')}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={m.status} />
+                  {m.last_error ? (
+                    <div
+                      className="mt-1 max-w-xs truncate text-xs text-muted-foreground"
+                      title={m.last_error}
+                    >
+                      {m.last_error}
+                    </div>
+                  ) : null}
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap">{formatTime(m.created_at)}</td>
+                <td className="px-4 py-3 text-right">
+                  <Button size="sm" variant="outline" onClick={() => setOpenId(m.id)}>
+                    Open
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           <OffsetPager
             offset={offset}
             pageSize={PAGE_SIZE}

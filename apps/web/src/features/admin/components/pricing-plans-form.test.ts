@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rangeProblem } from '../api/get-usage-statistics';
-import { parseLimit, parseModels, parsePrice } from './pricing-plans-form';
+import { MB } from '@chorus/shared/limits';
+import { parseLimit, parseMegabytes, parseModels, parsePrice } from './pricing-plans-form';
 
 describe('pricing plan form parsing', () => {
   it('reads a displayed price into cents', () => {
@@ -19,6 +20,18 @@ describe('pricing plan form parsing', () => {
     expect(parseLimit('0')).toBe(0);
     expect(parseLimit('2.5')).toBeUndefined();
     expect(parseLimit('-3')).toBeUndefined();
+  });
+
+  it('reads file limits in MB, blank as the default, refusing zero and sizes past the ceiling', () => {
+    expect(parseMegabytes('', 5 * MB)).toBeNull();
+    expect(parseMegabytes(' 10 ', 100 * MB)).toBe(10 * MB);
+    expect(parseMegabytes('0.5', 100 * MB)).toBe(MB / 2);
+    expect(parseMegabytes('1,25', 100 * MB)).toBe(1.25 * MB);
+    expect(parseMegabytes('5', 5 * MB)).toBe(5 * MB);
+    expect(parseMegabytes('5.001', 5 * MB)).toBeUndefined();
+    expect(parseMegabytes('0', 5 * MB)).toBeUndefined();
+    expect(parseMegabytes('-1', 5 * MB)).toBeUndefined();
+    expect(parseMegabytes('ten', 5 * MB)).toBeUndefined();
   });
 
   it('reads models one per line or comma separated, without duplicates', () => {

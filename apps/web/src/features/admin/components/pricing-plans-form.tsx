@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { FREE_PLAN_NAME, type AdminPricingPlan } from '@chorus/shared/api/plans';
+import { formatBytes } from '@chorus/shared/bytes';
+import { fileLimitCeilings, fileLimitDefaults, MB } from '@chorus/shared/limits';
 import type { ProviderId } from '@chorus/shared/providers';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -15,9 +17,11 @@ export type PricingPlanDraft = {
   allowed_providers: ProviderId[];
   allowed_models: string[];
   stripe_price_id: string | null;
+  max_file_bytes: number | null;
+  storage_quota_bytes: number | null;
 };
 
-type Errors = Partial<Record<'name' | 'price' | 'limit', string>>;
+type Errors = Partial<Record<'name' | 'price' | 'limit' | 'maxFile' | 'quota', string>>;
 
 const centsToText = (cents: number) => (cents / 100).toFixed(2);
 
@@ -35,6 +39,21 @@ export const parseLimit = (text: string): number | null | undefined => {
   if (trimmed === '') return null;
   return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 };
+
+/**
+ * A size typed in MB ("10", "0.5", "1,5") → bytes; blank is the instance default (null);
+ * undefined when it is not a size above 0 and at most `ceiling` bytes.
+ */
+export const parseMegabytes = (text: string, ceiling: number): number | null | undefined => {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+([.,]\d{1,3})?$/.test(trimmed)) return undefined;
+  const bytes = Math.round(Number(trimmed.replace(',', '.')) * MB);
+  return bytes > 0 && bytes <= ceiling ? bytes : undefined;
+};
+
+const megabytesText = (bytes: number | null | undefined) =>
+  bytes === null || bytes === undefined ? '' : String(Number((bytes / MB).toFixed(3)));
 
 /** Models typed one per line or separated by commas. */
 export const parseModels = (text: string): string[] => [
@@ -64,6 +83,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
   const [allowed, setAllowed] = useState<Set<string>>(new Set(plan?.allowed_providers ?? []));
   const [models, setModels] = useState((plan?.allowed_models ?? []).join('\n'));
   const [stripePrice, setStripePrice] = useState(plan?.stripe_price_id ?? '');
+  const [maxFile, setMaxFile] = useState(megabytesText(plan?.max_file_bytes));
+  const [quota, setQuota] = useState(megabytesText(plan?.storage_quota_bytes));
   const [errors, setErrors] = useState<Errors>({});
   const modelsId = useId();
   const providersId = useId();
@@ -73,9 +94,17 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
     const found: Errors = {};
     const cents = parsePrice(price);
     const dailyLimit = parseLimit(limit);
+    const maxFileBytes = parseMegabytes(maxFile, fileLimitCeilings.maxFileBytes);
+    const quotaBytes = parseMegabytes(quota, fileLimitCeilings.storageQuotaBytes);
     if (!name.trim()) found.name = 'Give the plan a name';
     if (cents === null) found.price = 'Write the price like 9.99';
     if (dailyLimit === undefined) found.limit = 'A whole number, or blank for unlimited';
+    if (maxFileBytes === undefined) {
+      found.maxFile = `A size in MB above 0 and at most ${formatBytes(fileLimitCeilings.maxFileBytes)}, or blank for the default`;
+    }
+    if (quotaBytes === undefined) {
+      found.quota = `A size in MB above 0 and at most ${formatBytes(fileLimitCeilings.storageQuotaBytes)}, or blank for the default`;
+    }
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     onSave({
@@ -85,6 +114,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
       allowed_providers: providerList.map((p) => p.id).filter((id) => allowed.has(id)),
       allowed_models: parseModels(models),
       stripe_price_id: stripePrice.trim() || null,
+      max_file_bytes: maxFileBytes!,
+      storage_quota_bytes: quotaBytes!,
     });
   };
 
@@ -93,8 +124,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
       <CardHeader>
         <CardTitle>{plan ? `Edit ${plan.name}` : 'New plan'}</CardTitle>
         <CardDescription>
-          Limits apply to every chat and proxy call from the next call on. Leave providers and
-          models empty to allow all of them.
+          Limits apply to every chat and proxy call from the next call on, and file limits to the
+          next upload. Leave providers and models empty to allow all of them.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -128,6 +159,28 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
               error={errors.limit}
               hint="Prompts per UTC day. Blank is unlimited."
               onChange={(event) => setLimit(event.target.value)}
+            />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              label="Largest file (MB)"
+              name="plan-max-file"
+              inputMode="decimal"
+              placeholder={`Default (${formatBytes(fileLimitDefaults.maxFileBytes)})`}
+              value={maxFile}
+              error={errors.maxFile}
+              hint="The largest single upload. Blank uses the default."
+              onChange={(event) => setMaxFile(event.target.value)}
+            />
+            <FormField
+              label="Storage per user (MB)"
+              name="plan-storage-quota"
+              inputMode="decimal"
+              placeholder={`Default (${formatBytes(fileLimitDefaults.storageQuotaBytes)})`}
+              value={quota}
+              error={errors.quota}
+              hint="All of a user's files together. Blank uses the default."
+              onChange={(event) => setQuota(event.target.value)}
             />
           </div>
           <fieldset className="grid gap-2" aria-describedby={providersId}>

@@ -2,25 +2,30 @@ import { Gauge, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { FREE_PLAN_NAME, type AdminPricingPlan } from '@chorus/shared/api/plans';
+import { formatBytes } from '@chorus/shared/bytes';
+import { fileLimitDefaults } from '@chorus/shared/limits';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { providerName } from '@/lib/providers';
 import { useDeletePricingPlan } from '../api/delete-pricing-plan';
 import { usePricingPlans } from '../api/get-pricing-plans';
 import { useSavePricingPlan } from '../api/save-pricing-plan';
 import { PricingPlansForm, type PricingPlanDraft } from './pricing-plans-form';
+import { TableLoadError, TableLoading } from '@/components/ui/data-table';
+import { formatUsdCents } from '@/lib/format';
 
 const formatPrice = (cents: number) =>
-  cents === 0
-    ? 'Free of charge'
-    : `${new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(cents / 100)} / month`;
+  cents === 0 ? 'Free of charge' : `${formatUsdCents(cents)} / month`;
 
 const listOrAll = (items: string[], all: string, format = (v: string) => v) =>
   items.length === 0 ? all : items.map(format).join(', ');
+
+/** A plan's file limit, or the instance default it falls back to. */
+const bytesOrDefault = (bytes: number | null, fallback: number) =>
+  bytes === null ? `Default (${formatBytes(fallback)})` : formatBytes(bytes);
 
 type Editing = { plan: AdminPricingPlan | null } | null;
 
@@ -64,7 +69,7 @@ export const PricingPlansPage = () => {
     <div>
       <PageHeader
         title="Pricing plans"
-        description="The plans users are on: displayed price, daily prompt limit and the providers and models they allow. Free is the fallback for anyone without a plan. Every change is written to the audit log."
+        description="The plans users are on: displayed price, daily prompt limit, file limits and the providers and models they allow. Free is the fallback for anyone without a plan. Every change is written to the audit log."
         actions={
           editing ? null : (
             <Button onClick={() => setEditing({ plan: null })}>
@@ -85,13 +90,9 @@ export const PricingPlansPage = () => {
         </div>
       ) : null}
       {plans.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading the plans" />
-        </div>
+        <TableLoading label="Loading the plans" />
       ) : plans.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The plans could not be loaded: {errorMessage(plans.error)} Reload the page to try again.
-        </p>
+        <TableLoadError what="The plans" error={plans.error} />
       ) : plans.data.plans.length === 0 ? (
         <EmptyState icon={Gauge} title="No plans yet">
           Create a plan to give users a daily prompt limit or a set of providers.
@@ -140,6 +141,21 @@ export const PricingPlansPage = () => {
                     <div>
                       <dt className="inline text-muted-foreground">Models: </dt>
                       <dd className="inline break-all">{listOrAll(plan.allowed_models, 'All')}</dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-muted-foreground">Largest file: </dt>
+                      <dd className="inline">
+                        {bytesOrDefault(plan.max_file_bytes, fileLimitDefaults.maxFileBytes)}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-muted-foreground">Storage per user: </dt>
+                      <dd className="inline">
+                        {bytesOrDefault(
+                          plan.storage_quota_bytes,
+                          fileLimitDefaults.storageQuotaBytes,
+                        )}
+                      </dd>
                     </div>
                     {plan.stripe_price_id ? (
                       <div>

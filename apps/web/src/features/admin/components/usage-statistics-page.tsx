@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { FormField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-error';
+import type { UsageSource } from '@chorus/shared/api/usage';
 import { providerName } from '@/lib/providers';
 import {
   rangeProblem,
@@ -13,6 +13,13 @@ import {
   usageStatisticsCsvUrl,
   type UsageRange,
 } from '../api/get-usage-statistics';
+import { ActivityDefinitions } from './activity-definitions';
+import {
+  TableLoadError,
+  TableLoading,
+  DataTable,
+  type TableColumn,
+} from '@/components/ui/data-table';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -22,6 +29,54 @@ const lastDays = (days: number): UsageRange => {
   from.setUTCDate(from.getUTCDate() - (days - 1));
   return { from: isoDay(from), to: isoDay(to) };
 };
+
+const promptColumns: TableColumn[] = [
+  { label: 'Date' },
+  { label: 'User' },
+  { label: 'Prompts', end: true },
+];
+
+const tokenColumns: TableColumn[] = [
+  { label: 'Provider' },
+  { label: 'Model' },
+  { label: 'Calls', end: true },
+  { label: 'Failed calls', end: true },
+  { label: 'Input tokens', end: true },
+  { label: 'Output tokens', end: true },
+  { label: 'Est. cost', end: true },
+];
+
+const sourceColumns: TableColumn[] = [
+  { label: 'Used for' },
+  { label: 'Calls', end: true },
+  { label: 'Failed calls', end: true },
+  { label: 'Input tokens', end: true },
+  { label: 'Output tokens', end: true },
+  { label: 'Est. cost', end: true },
+];
+
+const sourceLabels: Record<UsageSource, string> = {
+  chat: 'Chat',
+  proxy: 'API proxy',
+  scenario: 'Scenarios',
+  agent: 'Agents',
+  workflow: 'Workflows',
+  schedule: 'Scheduled runs',
+  test: 'Test runner',
+  widget: 'Embedded widget',
+  knowledge: 'Knowledge base',
+};
+
+/** Estimated dollars from the price table; a dash when no call had a known price. */
+const dollars = (usd: number | null) =>
+  usd === null
+    ? '—'
+    : usd.toLocaleString(undefined, {
+        style: 'currency',
+        currency: 'USD',
+        minimumFractionDigits: 2,
+        maximumFractionDigits: usd < 1 ? 4 : 2,
+      });
 
 const number = (n: number) => n.toLocaleString();
 
@@ -38,7 +93,7 @@ export const UsageStatisticsPage = () => {
     if (!found) setRange(draft);
   };
 
-  const csvLink = (table: 'prompt_usage' | 'tokens', label: string) => (
+  const csvLink = (table: 'prompt_usage' | 'tokens' | 'sources', label: string) => (
     <a
       href={usageStatisticsCsvUrl(range, table)}
       download
@@ -52,7 +107,7 @@ export const UsageStatisticsPage = () => {
     <div>
       <PageHeader
         title="Usage statistics"
-        description="Prompts each user sent per day (what daily limits count) and the tokens used per provider and model. Dates are UTC."
+        description="Prompts each user sent per day (what daily limits count), and the tokens and estimated cost per provider and model and per use. Dates are UTC."
       />
       <form
         noValidate
@@ -85,6 +140,7 @@ export const UsageStatisticsPage = () => {
         <div className="ml-auto flex flex-wrap gap-2">
           {csvLink('prompt_usage', 'Export CSV')}
           {csvLink('tokens', 'Export tokens CSV')}
+          {csvLink('sources', 'Export by use CSV')}
         </div>
       </form>
       {problem ? (
@@ -94,15 +150,31 @@ export const UsageStatisticsPage = () => {
       ) : null}
 
       {stats.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading usage statistics" />
-        </div>
+        <TableLoading label="Loading usage statistics" />
       ) : stats.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The statistics could not be loaded: {errorMessage(stats.error)}
-        </p>
+        <TableLoadError what="The statistics" error={stats.error} />
       ) : (
         <div className="grid gap-8">
+          <section aria-labelledby="activity-heading">
+            <h2 id="activity-heading" className="mb-3 text-lg font-semibold">
+              Activity in this range
+            </h2>
+            <dl className="grid grid-cols-3 gap-4">
+              {(
+                [
+                  ['Active users', stats.data.activity.active_users],
+                  ['Messages', stats.data.activity.messages],
+                  ['Failed replies', stats.data.activity.failed_replies],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label} className="rounded-xl border bg-card p-4 shadow-sm">
+                  <dt className="text-sm text-muted-foreground">{label}</dt>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums">{number(value)}</dd>
+                </div>
+              ))}
+            </dl>
+            <ActivityDefinitions className="mt-3" />
+          </section>
           <section aria-labelledby="prompt-usage-heading">
             <h2 id="prompt-usage-heading" className="mb-3 text-lg font-semibold">
               Prompts per user per day
@@ -113,32 +185,15 @@ export const UsageStatisticsPage = () => {
                 Widen the range, or come back once people have chatted.
               </EmptyState>
             ) : (
-              <div className="overflow-x-auto rounded-lg border">
-                <table className="w-full text-left text-sm">
-                  <thead className="bg-muted/50 text-xs text-muted-foreground uppercase">
-                    <tr>
-                      <th scope="col" className="px-4 py-3 font-medium">
-                        Date
-                      </th>
-                      <th scope="col" className="px-4 py-3 font-medium">
-                        User
-                      </th>
-                      <th scope="col" className="px-4 py-3 text-right font-medium">
-                        Prompts
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y">
-                    {stats.data.prompt_usage.map((row) => (
-                      <tr key={`${row.user_id}-${row.date}`}>
-                        <td className="px-4 py-2 whitespace-nowrap tabular-nums">{row.date}</td>
-                        <td className="px-4 py-2">{row.email}</td>
-                        <td className="px-4 py-2 text-right tabular-nums">{number(row.count)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable columns={promptColumns}>
+                {stats.data.prompt_usage.map((row) => (
+                  <tr key={`${row.user_id}-${row.date}`}>
+                    <td className="px-4 py-2 whitespace-nowrap tabular-nums">{row.date}</td>
+                    <td className="px-4 py-2">{row.email}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{number(row.count)}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </section>
           <section aria-labelledby="tokens-heading">
@@ -151,48 +206,52 @@ export const UsageStatisticsPage = () => {
                 report them.
               </EmptyState>
             ) : (
-              <div className="overflow-x-auto rounded-lg border">
-                <table className="w-full text-left text-sm">
-                  <thead className="bg-muted/50 text-xs text-muted-foreground uppercase">
-                    <tr>
-                      <th scope="col" className="px-4 py-3 font-medium">
-                        Provider
-                      </th>
-                      <th scope="col" className="px-4 py-3 font-medium">
-                        Model
-                      </th>
-                      <th scope="col" className="px-4 py-3 text-right font-medium">
-                        Calls
-                      </th>
-                      <th scope="col" className="px-4 py-3 text-right font-medium">
-                        Errors
-                      </th>
-                      <th scope="col" className="px-4 py-3 text-right font-medium">
-                        Input tokens
-                      </th>
-                      <th scope="col" className="px-4 py-3 text-right font-medium">
-                        Output tokens
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y">
-                    {stats.data.tokens.map((row) => (
-                      <tr key={`${row.provider}-${row.model ?? ''}`}>
-                        <td className="px-4 py-2">{providerName(row.provider)}</td>
-                        <td className="px-4 py-2 font-mono text-xs">{row.model ?? '—'}</td>
-                        <td className="px-4 py-2 text-right tabular-nums">{number(row.calls)}</td>
-                        <td className="px-4 py-2 text-right tabular-nums">{number(row.errors)}</td>
-                        <td className="px-4 py-2 text-right tabular-nums">
-                          {number(row.input_tokens)}
-                        </td>
-                        <td className="px-4 py-2 text-right tabular-nums">
-                          {number(row.output_tokens)}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable columns={tokenColumns}>
+                {stats.data.tokens.map((row) => (
+                  <tr key={`${row.provider}-${row.model ?? ''}`}>
+                    <td className="px-4 py-2">{providerName(row.provider)}</td>
+                    <td className="px-4 py-2 font-mono text-xs">{row.model ?? '—'}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{number(row.calls)}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{number(row.errors)}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">
+                      {number(row.input_tokens)}
+                    </td>
+                    <td className="px-4 py-2 text-right tabular-nums">
+                      {number(row.output_tokens)}
+                    </td>
+                    <td className="px-4 py-2 text-right tabular-nums">{dollars(row.cost_usd)}</td>
+                  </tr>
+                ))}
+              </DataTable>
+            )}
+          </section>
+          <section aria-labelledby="sources-heading">
+            <h2 id="sources-heading" className="mb-3 text-lg font-semibold">
+              Usage by what it was for
+            </h2>
+            {stats.data.sources.length === 0 ? (
+              <EmptyState icon={TrendingUp} title="No AI calls in this range">
+                Every model call is counted here by where it came from: chat, the API proxy,
+                scenarios, agents, workflows, scheduled runs, the test runner, the widget and the
+                knowledge base.
+              </EmptyState>
+            ) : (
+              <DataTable columns={sourceColumns}>
+                {stats.data.sources.map((row) => (
+                  <tr key={row.source}>
+                    <td className="px-4 py-2">{sourceLabels[row.source]}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{number(row.calls)}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">{number(row.errors)}</td>
+                    <td className="px-4 py-2 text-right tabular-nums">
+                      {number(row.input_tokens)}
+                    </td>
+                    <td className="px-4 py-2 text-right tabular-nums">
+                      {number(row.output_tokens)}
+                    </td>
+                    <td className="px-4 py-2 text-right tabular-nums">{dollars(row.cost_usd)}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </section>
         </div>

@@ -11,7 +11,7 @@ import { SchemaTree } from './schema-tree';
 const methodColours: Record<string, string> = {
   get: 'bg-sky-500/15 text-sky-700 dark:text-sky-300',
   post: 'bg-emerald-500/15 text-emerald-700 dark:text-emerald-300',
-  put: 'bg-amber-500/15 text-amber-700 dark:text-amber-300',
+  put: 'bg-amber-500/15 text-amber-800 dark:text-amber-300',
   patch: 'bg-violet-500/15 text-violet-700 dark:text-violet-300',
   delete: 'bg-red-500/15 text-red-700 dark:text-red-300',
 };

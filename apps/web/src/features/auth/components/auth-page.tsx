@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { messages } from '@chorus/shared/messages';
 import { storageKeys } from '@chorus/shared/storage-keys';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -13,9 +12,10 @@ import { useAdminStatus } from '@/lib/roles';
 import { refreshSession, useSession } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { copySystemApiKeys } from '@/lib/system-keys';
+import { toast } from '@/lib/toast';
 import { useSignOut } from '@/lib/use-sign-out';
 import { defaultSignedInPath, destinationFrom, isAdminPath } from '../api/auth-redirect';
-import { useSignupMode } from '../api/get-signup-mode';
+import { useSignupMode } from '@/lib/queries/signup-mode';
 import { ResetRequestForm } from './reset-request-form';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
@@ -31,7 +31,7 @@ const NotAnAdmin = ({ email }: { email: string }) => {
     <Card>
       <CardHeader>
         <ShieldAlert aria-hidden="true" className="mb-2 size-8 text-muted-foreground" />
-        <CardTitle>The back office is for administrators</CardTitle>
+        <CardTitle asHeading="h1">The back office is for administrators</CardTitle>
         <CardDescription>
           You are signed in as {email}, which is not an administrator account. Sign in with an
           administrator account to continue, or go back to your workspace.
@@ -97,7 +97,7 @@ export const AuthPage = () => {
     content = (
       <Card>
         <CardHeader>
-          <CardTitle>Reset your password</CardTitle>
+          <CardTitle asHeading="h1">Reset your password</CardTitle>
         </CardHeader>
         <CardContent>
           <ResetRequestForm onBack={() => setMode('sign-in')} />
@@ -108,7 +108,9 @@ export const AuthPage = () => {
     content = (
       <Card>
         <CardHeader>
-          <CardTitle className="text-xl">Welcome to Chorus</CardTitle>
+          <CardTitle asHeading="h1" className="text-xl">
+            Welcome to Chorus
+          </CardTitle>
           <CardDescription>
             {invite
               ? 'You were invited: create your account with the invited e-mail address.'

@@ -1,13 +1,13 @@
 import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { messages } from '@chorus/shared/messages';
 import { passwordRules } from '@chorus/shared/limits';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { authClient } from '@/lib/auth-client';
+import { toast } from '@/lib/toast';
 
 type FieldErrors = { newPassword?: string; confirmPassword?: string };
 
@@ -25,7 +25,7 @@ const validate = (newPassword: string, confirmPassword: string): FieldErrors => 
 const InvalidLink = () => (
   <Card>
     <CardHeader>
-      <CardTitle>This reset link is invalid or has expired</CardTitle>
+      <CardTitle asHeading="h1">This reset link is invalid or has expired</CardTitle>
       <CardDescription>
         Reset links work once and only for a limited time. Ask for a new one and use the latest
         email.
@@ -78,7 +78,9 @@ export const ResetPasswordPage = () => {
       <Card>
         <CardHeader>
           <KeyRound aria-hidden="true" className="mb-2 size-8 text-primary" />
-          <CardTitle className="text-xl">Choose a new password</CardTitle>
+          <CardTitle asHeading="h1" className="text-xl">
+            Choose a new password
+          </CardTitle>
           <CardDescription>Pick a password you do not use anywhere else.</CardDescription>
         </CardHeader>
         <CardContent>

@@ -1,10 +1,10 @@
 import { MailCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import { messages } from '@chorus/shared/messages';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { authClient } from '@/lib/auth-client';
+import { toast } from '@/lib/toast';
 
 export const resetPasswordPath = '/reset-password';
 

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import { messages } from '@chorus/shared/messages';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { authClient } from '@/lib/auth-client';
+import { toast } from '@/lib/toast';
 import { FormAlert } from './form-alert';
 import { validateCredentials, type CredentialErrors } from './validate-credentials';
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { api } from '@/lib/api-client';
-import { prependConversation } from './get-conversations';
+import { prependConversation } from '@/lib/queries/conversations';
 
 /** Spec-style title: the first line of the first message, at most 60 characters. */
 export const titleFromText = (text: string): string => {

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { ProviderId } from '@chorus/shared/providers';
-import type { LiveChat } from '../hooks/live-chat';
+import type { LiveChat } from '@/lib/chat/live-chat';
 
 export type ChatContextValue = {
   /** The provider new conversations use; saved as `default_ai_provider`. */

@@ -98,11 +98,11 @@ describe('the chat page', () => {
       text: 'What is the capital of France?\nAnd why?',
     });
     // The history was seeded locally: no refetch of the messages that were just streamed.
-    expect(calls.some((c) => c.path.endsWith('/messages'))).toBe(false);
+    expect(calls.some((c) => c.path.includes('/messages'))).toBe(false);
     expect(screen.getByText('What is the capital of France?', { selector: 'a' })).toBeTruthy();
   });
 
-  it('says so and keeps the text when the conversation cannot be created', async () => {
+  it('keeps the message, marked "Not sent", when the conversation cannot be created', async () => {
     stubServer((url, init) =>
       url.pathname === '/rest/v1/conversations' && init?.method === 'POST'
         ? json({ error: 'nope' }, 403)
@@ -112,8 +112,13 @@ describe('the chat page', () => {
     const box = await screen.findByRole('textbox', { name: 'Message' });
     fireEvent.change(box, { target: { value: 'Hello' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect(await screen.findByText(messages.chat.createFailed)).toBeTruthy();
+    expect(await screen.findByText(`${messages.chat.createFailed}.`)).toBeTruthy();
+    expect(screen.getByText('Hello')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    // Edit takes it back into the composer.
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     expect((box as HTMLTextAreaElement).value).toBe('Hello');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
   it('asks the user to sign in again when listing conversations is refused', async () => {
@@ -137,5 +142,93 @@ describe('the chat page', () => {
         '/copy-api-keys',
       ),
     );
+  });
+
+  describe('never losing a message', () => {
+    const existing = (handler: Handler) =>
+      stubServer((url, init) => {
+        if (url.pathname === `/rest/v1/conversations/${conversation.id}/messages/latest`) {
+          return json({ messages: [], older_cursor: null });
+        }
+        return handler(url, init);
+      });
+
+    const send = async (text: string) => {
+      const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
+      await waitFor(() => expect(box.disabled).toBe(false));
+      fireEvent.change(box, { target: { value: text } });
+      fireEvent.keyDown(box, { key: 'Enter' });
+      return box;
+    };
+
+    it('keeps a message the network lost as "Not sent", and Retry sends it under the same id', async () => {
+      let fail = true;
+      const calls = existing((url) => {
+        if (url.pathname !== '/functions/v1/chat') return undefined;
+        if (fail) throw new TypeError('Failed to fetch');
+        return replyStream();
+      });
+      renderRoutes({ path: `/chat/${conversation.id}`, routes, session: signedInSession });
+      const box = await send('Will this arrive?');
+
+      expect(
+        await screen.findByText(/The connection failed before the message reached/),
+      ).toBeTruthy();
+      expect(screen.getByText('Will this arrive?')).toBeTruthy();
+      expect(box.value).toBe('');
+
+      fail = false;
+      fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+      expect(await screen.findByText('Paris.')).toBeTruthy();
+      expect(screen.queryByText('Not sent.')).toBeNull();
+      const sent = calls.filter((c) => c.path === '/functions/v1/chat');
+      expect(sent).toHaveLength(2);
+      const [first, second] = sent.map((c) => c.body as { message_id?: string });
+      expect(first?.message_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second?.message_id).toBe(first?.message_id);
+    });
+
+    it('says plainly when offline and keeps what was sent', async () => {
+      const calls = existing(() => undefined);
+      const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+      window.dispatchEvent(new Event('offline'));
+      renderRoutes({ path: `/chat/${conversation.id}`, routes, session: signedInSession });
+      expect(await screen.findByText(/You are offline\. Keep writing/)).toBeTruthy();
+      await send('Sent on a train');
+      expect(await screen.findByText(/You are offline, so this message was not sent/)).toBeTruthy();
+      expect(calls.some((c) => c.path === '/functions/v1/chat')).toBe(false);
+      onLine.mockRestore();
+    });
+
+    it('keeps the draft of each conversation through a reload', async () => {
+      existing(() => undefined);
+      const first = renderRoutes({
+        path: `/chat/${conversation.id}`,
+        routes,
+        session: signedInSession,
+      });
+      const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
+      await waitFor(() => expect(box.disabled).toBe(false));
+      fireEvent.change(box, { target: { value: 'Half a thought' } });
+      first.unmount();
+
+      renderRoutes({ path: `/chat/${conversation.id}`, routes, session: signedInSession });
+      const again = (await screen.findByRole('textbox', {
+        name: 'Message',
+      })) as HTMLTextAreaElement;
+      expect(again.value).toBe('Half a thought');
+    });
+
+    it('brings back what was sent with the up arrow in an empty composer', async () => {
+      existing((url) => (url.pathname === '/functions/v1/chat' ? replyStream() : undefined));
+      renderRoutes({ path: `/chat/${conversation.id}`, routes, session: signedInSession });
+      const box = await send('First question');
+      expect(await screen.findByText('Paris.')).toBeTruthy();
+      expect(box.value).toBe('');
+      fireEvent.keyDown(box, { key: 'ArrowUp' });
+      expect(box.value).toBe('First question');
+      fireEvent.keyDown(box, { key: 'ArrowDown' });
+      expect(box.value).toBe('');
+    });
   });
 });

@@ -3,7 +3,7 @@ import { storageKeys } from '@chorus/shared/storage-keys';
 import { isProviderId, type ProviderId } from '@chorus/shared/providers';
 import { defaultAiProvider } from '@/lib/providers';
 import { storage } from '@/lib/storage';
-import type { LiveChat } from '../hooks/live-chat';
+import type { LiveChat } from '@/lib/chat/live-chat';
 import { useRealtimeSync } from '../hooks/use-realtime-sync';
 import { ChatContext } from './chat-context';
 

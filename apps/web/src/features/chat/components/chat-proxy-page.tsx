@@ -12,9 +12,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { providerList } from '@/lib/providers';
 import { useAiProxy } from '../api/ai-proxy';
-import { useProviderSettings } from '../hooks/provider-settings';
+import { useProviderSettings } from '@/lib/chat/provider-settings';
 import { useChatFeature } from './chat-context';
-import { Markdown } from './markdown/markdown';
+import { Markdown } from '@/components/chat/markdown/markdown';
 
 /** One prompt, one answer, through the server's ai-api-proxy; nothing is saved. */
 export const ChatProxyPage = () => {

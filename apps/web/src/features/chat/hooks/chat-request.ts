@@ -1,6 +1,7 @@
 import type { ChatRequest } from '@chorus/shared/api/conversations';
 import type { ProviderId } from '@chorus/shared/providers';
-import type { ProviderSettings } from './provider-settings';
+import type { ChatTrigger } from '@/lib/chat/live-chat';
+import type { ProviderSettings } from '@/lib/chat/provider-settings';
 
 /** What the page hands the transport with each send, beside the message itself. */
 export type ChatSendOptions = {
@@ -11,7 +12,8 @@ export type ChatSendOptions = {
   editOf?: string;
 };
 
-export type ChatTrigger = 'submit-message' | 'regenerate-message';
+/** A message id made in this browser: a uuid, which the server stores the message under. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The body of `POST /functions/v1/chat`. The server holds the history, so a send carries only
@@ -21,6 +23,7 @@ export const buildChatRequest = (
   options: ChatSendOptions,
   trigger: ChatTrigger,
   text: string,
+  messageId?: string,
 ): ChatRequest => {
   const { conversationId, provider, settings, editOf } = options;
   const request: ChatRequest = {
@@ -33,5 +36,6 @@ export const buildChatRequest = (
   if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
   if (trigger === 'regenerate-message') return { ...request, regenerate: true };
   if (editOf) request.edit_of = editOf;
+  if (messageId && uuidPattern.test(messageId)) request.message_id = messageId;
   return { ...request, text };
 };

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { realtime } from '@/lib/realtime';
-import { conversationsQueryKey } from '../api/get-conversations';
-import { messagesQueryKey } from '../api/get-messages';
-import type { LiveChat } from './live-chat';
+import { conversationsQueryKey } from '@/lib/queries/conversations';
+import { messagesQueryKey } from '@/lib/queries/messages';
+import type { LiveChat } from '@/lib/chat/live-chat';
 
 /** Coalesces a burst of changes (a reply's insert and update) into one refetch per list. */
 const REFRESH_DELAY_MS = 150;

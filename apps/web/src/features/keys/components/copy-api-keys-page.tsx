@@ -7,7 +7,6 @@ import { errorMessage } from '@/lib/api-error';
 import { providerName } from '@/lib/providers';
 import { useCopySystemApiKeys } from '../api/copy-system-api-keys';
 import { ApiKeysCard } from './api-keys-card';
-import { KeyAvailabilityCard } from './key-availability-card';
 
 export const CopyApiKeysPage = () => {
   const copy = useCopySystemApiKeys();
@@ -24,7 +23,6 @@ export const CopyApiKeysPage = () => {
         description="For every call, Chorus uses your own key for the provider if you have one, then a default key your administrator granted you, then the system key — for providers your administrator has enabled."
       />
       <div className="grid gap-6">
-        <KeyAvailabilityCard />
         <ApiKeysCard />
         <Card>
           <CardHeader>

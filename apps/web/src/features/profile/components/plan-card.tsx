@@ -10,12 +10,10 @@ import { providerName } from '@/lib/providers';
 import { useCreateCheckoutSession } from '../api/create-checkout-session';
 import { useBilling } from '../api/get-billing';
 import { useProfileUsage } from '../api/get-profile-usage';
+import { formatDate, formatUsdCents } from '@/lib/format';
 
 export const formatPrice = (cents: number) =>
-  cents === 0
-    ? 'Free of charge'
-    : new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(cents / 100) +
-      ' per month';
+  cents === 0 ? 'Free of charge' : `${formatUsdCents(cents)} per month`;
 
 /** "5 h 12 min" until `iso`, rounded up to the minute. */
 export const timeUntil = (iso: string, now = Date.now()) => {
@@ -108,7 +106,7 @@ const Subscription = ({ userId, currentPlanId }: { userId: string; currentPlanId
             </span>
             {subscription.plan_name ? ` (${subscription.plan_name})` : null}
             {subscription.current_period_end
-              ? `, current period ends ${new Date(subscription.current_period_end).toLocaleDateString()}`
+              ? `, current period ends ${formatDate(subscription.current_period_end)}`
               : null}
           </>
         ) : (

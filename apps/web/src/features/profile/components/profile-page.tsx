@@ -10,6 +10,7 @@ import { useProfile } from '../api/get-profile';
 import { ChangePasswordCard } from './change-password-card';
 import { PlanCard } from './plan-card';
 import { ProfileForm } from './profile-form';
+import { formatDate } from '@/lib/format';
 
 /** What the page shows while the real plan cannot be read: Free, no limits known. */
 const freePlanFallback: PricingPlan = {
@@ -42,7 +43,7 @@ const AccountSummary = ({ profile }: { profile: Profile }) => (
         </div>
         <div>
           <dt className="text-muted-foreground">Member since</dt>
-          <dd className="mt-1 font-medium">{new Date(profile.created_at).toLocaleDateString()}</dd>
+          <dd className="mt-1 font-medium">{formatDate(profile.created_at)}</dd>
         </div>
       </dl>
     </CardContent>

@@ -11,7 +11,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-error';
 import { useCreateAccessRequest } from '../api/create-access-request';
-import { useSignupMode } from '../api/get-signup-mode';
+import { useSignupMode } from '@/lib/queries/signup-mode';
 
 type Errors = { email?: string; reason?: string };
 
@@ -59,7 +59,7 @@ export const RequestAccessPage = () => {
           ) : (
             <UserPlus aria-hidden="true" className="mb-2 size-8 text-muted-foreground" />
           )}
-          <CardTitle className="text-xl">
+          <CardTitle asHeading="h1" className="text-xl">
             {sentTo ? 'Request received' : 'Request access'}
           </CardTitle>
           <CardDescription>

@@ -11,7 +11,7 @@ describe('UnsubscribePage', () => {
       Response.json({ email: 'ann@example.com', unsubscribed: true }),
     );
     vi.stubGlobal('fetch', fetchSpy);
-    renderRoutes({ path: '/unsubscribe?email=Ann%40Example.com', routes });
+    renderRoutes({ path: '/unsubscribe?email=Ann%40Example.com&token=signed-token', routes });
 
     expect(await screen.findByText('Ann@Example.com')).toBeTruthy();
     expect(fetchSpy).not.toHaveBeenCalled();
@@ -24,15 +24,21 @@ describe('UnsubscribePage', () => {
         '/rest/v1/unsubscribe',
         expect.objectContaining({
           method: 'POST',
-          body: JSON.stringify({ email: 'Ann@Example.com' }),
+          body: JSON.stringify({ email: 'Ann@Example.com', token: 'signed-token' }),
         }),
       ),
     );
   });
 
-  it('explains a link without a valid address and offers no button', async () => {
-    renderRoutes({ path: '/unsubscribe?email=nobody', routes });
-    expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  it('explains a link without a valid address or its token and offers no button', async () => {
+    for (const path of [
+      '/unsubscribe?email=nobody&token=t',
+      '/unsubscribe?email=ann%40example.com',
+    ]) {
+      const view = renderRoutes({ path, routes });
+      expect(await screen.findByRole('alert')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+      view.unmount();
+    }
   });
 });

@@ -7,21 +7,22 @@ import { errorMessage } from '@/lib/api-error';
 import { useUnsubscribe } from '../api/unsubscribe';
 
 /**
- * `/unsubscribe?email=…` from the footer of welcome and notification mail. It asks for one click
+ * `/unsubscribe?email=…&token=…` from the footer of welcome and notification mail. It asks for one click
  * before it records anything, so a mail scanner that opens every link unsubscribes nobody.
  */
 export const UnsubscribePage = () => {
   const [params] = useSearchParams();
   const email = params.get('email')?.trim() ?? '';
+  const token = params.get('token')?.trim() ?? '';
   const unsubscribe = useUnsubscribe();
 
-  if (!isValidRecipient(email)) {
+  if (!isValidRecipient(email) || !token) {
     return (
       <div className="mx-auto max-w-xl">
         <PageHeader title="Unsubscribe" />
         <p role="alert" className="text-sm text-destructive">
-          This unsubscribe link has no valid e-mail address. Please use the link from the e-mail
-          exactly as it was sent.
+          This unsubscribe link is incomplete. Please use the link from the e-mail exactly as it was
+          sent.
         </p>
       </div>
     );
@@ -63,7 +64,10 @@ export const UnsubscribePage = () => {
           </p>
         ) : null}
         <div>
-          <Button disabled={unsubscribe.isPending} onClick={() => unsubscribe.mutate(email)}>
+          <Button
+            disabled={unsubscribe.isPending}
+            onClick={() => unsubscribe.mutate({ email, token })}
+          >
             {unsubscribe.isPending ? 'Unsubscribing…' : 'Unsubscribe'}
           </Button>
         </div>

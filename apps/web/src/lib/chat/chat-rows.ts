@@ -1,0 +1,279 @@
+import type { UIMessage } from 'ai';
+import type { ChatMessageMetadata, Message, Source } from '@chorus/shared/api/conversations';
+import type { UnsentMessage } from './unsent';
+
+// Types only from 'ai': this module is part of the first paint of every chat view, and the
+// AI SDK itself loads later with the streaming client (live-chat.ts).
+
+export type ChorusUIMessage = UIMessage<ChatMessageMetadata>;
+
+/** A stored message's status, or `not-sent`: a user message whose send failed in this browser. */
+export type RowStatus = Message['status'] | 'not-sent';
+
+/** Why a message did not go, or a reply failed: shown on the message, with what to do next. */
+export type RowFailure = {
+  reason: string;
+  /** The API's error code, when there was one: it picks the actions offered. */
+  code?: string | undefined;
+};
+
+/** A tool the model called, as the chat shows it. */
+export type ToolCallView = {
+  id: string;
+  name: string;
+  input: unknown;
+  state: 'running' | 'awaiting-approval' | 'done' | 'error' | 'denied';
+  output?: unknown;
+  errorText?: string | undefined;
+};
+
+/** A file sent with a message. */
+export type AttachmentView = {
+  id: string;
+  name: string;
+  contentType: string;
+  sizeBytes?: number | undefined;
+  /** Where to open it; absent while it uploads or when it has no link. */
+  url?: string | undefined;
+};
+
+/** One message as the list shows it, stored or still streaming. */
+export type ChatRow = {
+  id: string;
+  role: Message['role'];
+  content: string;
+  status: RowStatus;
+  provider: string | null;
+  model: string | null;
+  sources: Source[];
+  toolCalls: ToolCallView[];
+  attachments: AttachmentView[];
+  /** False while the message exists only in this tab (being sent or streamed). */
+  stored: boolean;
+  failure?: RowFailure | undefined;
+};
+
+export const rowFromMessage = (message: Message): ChatRow => ({
+  id: message.id,
+  role: message.role,
+  content: message.content,
+  status: message.status,
+  provider: message.provider,
+  model: message.model,
+  sources: message.sources,
+  toolCalls: [],
+  attachments: [],
+  stored: true,
+});
+
+type Part = ChorusUIMessage['parts'][number];
+
+export const textOf = (message: Pick<ChorusUIMessage, 'parts'>): string =>
+  message.parts
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
+
+/** `source-url` and `source-document` parts, in the order they arrived, without repeats. */
+export const sourcesOf = (message: Pick<ChorusUIMessage, 'parts'>): Source[] => {
+  const seen = new Set<string>();
+  const sources: Source[] = [];
+  for (const part of message.parts) {
+    if (part.type === 'source-url') {
+      if (seen.has(part.url)) continue;
+      seen.add(part.url);
+      sources.push(part.title ? { url: part.url, title: part.title } : { url: part.url });
+    } else if (part.type === 'source-document') {
+      if (seen.has(part.sourceId)) continue;
+      seen.add(part.sourceId);
+      sources.push({ url: '', title: part.title, document_name: part.filename ?? part.title });
+    }
+  }
+  return sources;
+};
+
+type ToolPart = Extract<Part, { toolCallId: string }>;
+
+const isToolPart = (part: Part): part is ToolPart =>
+  part.type === 'dynamic-tool' || part.type.startsWith('tool-');
+
+const toolState = (state: ToolPart['state']): ToolCallView['state'] => {
+  switch (state) {
+    case 'approval-requested':
+      return 'awaiting-approval';
+    case 'output-available':
+      return 'done';
+    case 'output-error':
+      return 'error';
+    case 'output-denied':
+      return 'denied';
+    default:
+      return 'running';
+  }
+};
+
+export const toolCallsOf = (message: Pick<ChorusUIMessage, 'parts'>): ToolCallView[] =>
+  message.parts.filter(isToolPart).map((part) => ({
+    id: part.toolCallId,
+    name: part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length),
+    input: part.input,
+    state: toolState(part.state),
+    ...(part.state === 'output-available' && { output: part.output }),
+    ...(part.state === 'output-error' && { errorText: part.errorText }),
+  }));
+
+export const attachmentsOf = (message: Pick<ChorusUIMessage, 'parts'>): AttachmentView[] =>
+  message.parts.flatMap((part, index) =>
+    part.type === 'file'
+      ? [
+          {
+            id: `${index}:${part.filename ?? part.url.slice(0, 40)}`,
+            name: part.filename ?? 'Attachment',
+            contentType: part.mediaType,
+            // A data: URL is the file itself, not a link to show.
+            url: part.url.startsWith('data:') ? undefined : part.url,
+          },
+        ]
+      : [],
+  );
+
+export const rowFromLive = (message: ChorusUIMessage, streaming: boolean): ChatRow => ({
+  id: message.id,
+  role: message.role,
+  content: textOf(message),
+  status: streaming ? 'streaming' : 'complete',
+  provider: message.metadata?.provider ?? null,
+  model: message.metadata?.model ?? null,
+  sources: sourcesOf(message),
+  toolCalls: toolCallsOf(message),
+  attachments: attachmentsOf(message),
+  stored: false,
+});
+
+export const uiMessageFromStored = (message: Message): ChorusUIMessage => ({
+  id: message.id,
+  role: message.role,
+  parts: [{ type: 'text', text: message.content }],
+});
+
+/** A message that did not reach the server, as the user's bubble marked "Not sent". */
+export const rowFromUnsent = (message: UnsentMessage): ChatRow => ({
+  id: message.id,
+  role: 'user',
+  content: message.text,
+  status: 'not-sent',
+  provider: null,
+  model: null,
+  sources: [],
+  toolCalls: [],
+  attachments: [],
+  stored: false,
+  failure: { reason: message.reason, code: message.code },
+});
+
+/** The placeholder shown between sending and the first streamed part of the reply. */
+export const pendingRow = (provider: string | null): ChatRow => ({
+  id: 'pending-reply',
+  role: 'assistant',
+  content: '',
+  status: 'streaming',
+  provider,
+  model: null,
+  sources: [],
+  toolCalls: [],
+  attachments: [],
+  stored: false,
+});
+
+/**
+ * The rows a chat view shows: what is stored, then the exchange in flight, then a placeholder
+ * while the reply has not begun. A live message hides its stored copy (a refresh may load it
+ * mid-stream): the stored ids travel in the reply's metadata, the live ones are the stream's own.
+ */
+export const mergeRows = (input: {
+  stored: ChatRow[];
+  live: ChorusUIMessage[];
+  busy: boolean;
+  waiting: boolean;
+  provider: string | null;
+  /** Messages that did not reach the server: after everything else, marked "Not sent". */
+  unsent?: ChatRow[];
+}): ChatRow[] => {
+  const { stored, live, busy, waiting, provider, unsent = [] } = input;
+  const liveIds = new Set(
+    live.flatMap((message) => [
+      message.id,
+      ...(message.metadata?.user_message_id ? [message.metadata.user_message_id] : []),
+      ...(message.metadata?.assistant_message_id ? [message.metadata.assistant_message_id] : []),
+    ]),
+  );
+  const liveRows = live.map((message, index) =>
+    rowFromLive(message, busy && index === live.length - 1 && message.role === 'assistant'),
+  );
+  const pending = waiting && live.at(-1)?.role !== 'assistant' ? [pendingRow(provider)] : [];
+  const shown = new Set([...stored.map((row) => row.id), ...liveIds]);
+  return [
+    ...stored.filter((row) => !liveIds.has(row.id)),
+    ...liveRows,
+    ...pending,
+    ...unsent.filter((row) => !shown.has(row.id)),
+  ];
+};
+
+type SettleInput = {
+  conversationId: string;
+  userId: string;
+  /** The exchange as streamed: the user message, then the reply. */
+  live: ChorusUIMessage[];
+  reply: ChorusUIMessage;
+  interrupted: boolean;
+  now?: Date;
+};
+
+/**
+ * The rows the server has stored for a finished exchange, rebuilt from the stream and the ids
+ * the server put in the reply's metadata; null when the stream never said which rows it wrote.
+ */
+export const storedRowsFromExchange = ({
+  conversationId,
+  userId,
+  live,
+  reply,
+  interrupted,
+  now = new Date(),
+}: SettleInput): Message[] | null => {
+  const meta = reply.metadata;
+  if (!meta?.user_message_id || !meta.assistant_message_id) return null;
+  const user = live.findLast((message) => message.role === 'user');
+  const createdAt = now.toISOString();
+  const rows: Message[] = [];
+  if (user) {
+    rows.push({
+      id: meta.user_message_id,
+      conversation_id: conversationId,
+      user_id: userId,
+      content: textOf(user),
+      role: 'user',
+      provider: meta.provider ?? null,
+      model: null,
+      reply_to_id: null,
+      sources: [],
+      status: 'complete',
+      created_at: createdAt,
+    });
+  }
+  rows.push({
+    id: meta.assistant_message_id,
+    conversation_id: conversationId,
+    user_id: userId,
+    content: textOf(reply),
+    role: 'assistant',
+    provider: meta.provider ?? null,
+    model: meta.model ?? null,
+    reply_to_id: meta.user_message_id,
+    sources: sourcesOf(reply),
+    status: interrupted ? 'interrupted' : 'complete',
+    created_at: createdAt,
+  });
+  return rows;
+};
