@@ -18,4 +18,5 @@ ALTER TABLE "conversation_shares" ADD CONSTRAINT "conversation_shares_user_id_us
 CREATE UNIQUE INDEX "conversation_shares_token_idx" ON "conversation_shares" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "conversation_shares_active_idx" ON "conversation_shares" USING btree ("conversation_id") WHERE "conversation_shares"."revoked_at" is null;--> statement-breakpoint
 CREATE INDEX "conversations_user_pinned_idx" ON "conversations" USING btree ("user_id","pinned_at" DESC NULLS LAST) WHERE "conversations"."pinned_at" is not null;--> statement-breakpoint
+CREATE INDEX "messages_reply_to_idx" ON "messages" USING btree ("reply_to_id");--> statement-breakpoint
 CREATE INDEX "messages_search_idx" ON "messages" USING gin (to_tsvector('simple', "content"));

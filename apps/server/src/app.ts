@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
@@ -59,6 +60,9 @@ import { filesRouter, objectRouter } from './services/storage/files/files.index.
 
 /** Where the API answers; everything else is the web app and its files. */
 const apiPrefixes = ['/rest/', '/functions/', '/auth/', '/storage/'];
+
+const noSuchEndpoint = (c: Context) =>
+  messageFor('http:not_found', { endpoint: `${c.req.method} ${c.req.path}` });
 
 /** Auth calls that count against the `auth` window: the ones that try credentials or send mail. */
 const limitedAuthPaths = new Set([
@@ -176,7 +180,17 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   const apiBodyLimit = bodyLimit({
     maxSize: 1024 * 1024,
     onError: (c) =>
-      c.json(errorBody('The request body is larger than 1 MB.', 'request:too_large'), 413),
+      c.json(
+        errorBody(
+          messageFor('request:too_large', {
+            subject: 'The request body',
+            limit: '1 MB',
+            fix: 'Send less at once',
+          }),
+          'request:too_large',
+        ),
+        413,
+      ),
   });
 
   const jsonText = refuseInvalidText({ jsonBody: true });
@@ -291,9 +305,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   app.route('/', api);
 
   for (const prefix of ['/rest/v1', '/functions/v1', '/storage/v1', '/realtime/v1']) {
-    app.all(`${prefix}/*`, (c) =>
-      c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404),
-    );
+    app.all(`${prefix}/*`, (c) => c.json(errorBody(noSuchEndpoint(c), 'http:not_found'), 404));
   }
 
   // A shared chat's page is for the people given its link, not for search engines.
@@ -302,9 +314,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     c.res.headers.set('x-robots-tag', 'noindex, nofollow');
   });
   if (web) mountWebApp(app, web);
-  app.notFound((c) =>
-    c.json(errorBody(`No such endpoint: ${c.req.method} ${c.req.path}`, 'http:not_found'), 404),
-  );
+  app.notFound((c) => c.json(errorBody(noSuchEndpoint(c), 'http:not_found'), 404));
   return app;
 };
 

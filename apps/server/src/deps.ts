@@ -38,6 +38,7 @@ export const createDeps = (
     log,
   });
   const invalidation = createInvalidation(database, log);
+  const realtime = createRealtime(database, log);
   return {
     config,
     database,
@@ -48,10 +49,16 @@ export const createDeps = (
       config,
       mailer,
       log,
-      onSessionEnded: (session) => invalidation.publish('sessions', session.id),
+      // Every instance stops trusting the session's cookie cache, and closes its sockets.
+      onSessionEnded: async (session) => {
+        await Promise.all([
+          invalidation.publish('sessions', session.id),
+          realtime.endSession(session.userId, session.id),
+        ]);
+      },
     }),
     box,
-    realtime: createRealtime(database, log),
+    realtime,
     invalidation,
     caches: createCaches(invalidation),
     storage: createStorageDriver(config.storage),

@@ -1,10 +1,12 @@
 // Plain data, no zod: the web's first screen imports this list, and an import of a module that
-// builds schemas brings the whole of zod with it.
+// builds schemas brings the whole of zod with it. The words for each code live apart, in
+// error-catalogue.ts, for the same reason: the list must not bring every message with it.
 
 /**
  * Every error code the API answers with, `area:reason`, grouped by area. A code is a stable
  * name for programs (the web picks its words and actions by it); the message beside it is for
- * people. A new failure gets a code here first: the server's ApiError accepts no other.
+ * people. A new failure gets a code here first, and its words in error-catalogue.ts: the
+ * server's ApiError accepts no other code, and the catalogue no code without words.
  */
 export const errorCodes = [
   // Requests in general
@@ -40,6 +42,13 @@ export const errorCodes = [
   'proxy:direct_call',
   'provider:failed',
   'provider:timeout',
+  // A provider call that failed after it started: why, so the chat offers the right way out.
+  'provider:auth',
+  'provider:rate_limited',
+  'provider:unavailable',
+  'provider:unknown_model',
+  'provider:stalled',
+  'provider:interrupted',
   'openrouter:unavailable',
   'quota:exceeded',
   'quota:provider_not_allowed',
@@ -49,6 +58,10 @@ export const errorCodes = [
   'conversations:bad_cursor',
   'chat:nothing_to_regenerate',
   'chat:message_not_found',
+  'chat:already_sent',
+  'chat:version_not_found',
+  'chat:server_restarting',
+  'chat:not_saved',
   'conversations:files_not_deleted',
   'conversations:files_added',
   'shares:not_found',

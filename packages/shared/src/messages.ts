@@ -175,9 +175,10 @@ export const storageMessages = {
 /** What a chat stream says when it cannot end normally (issue 13). */
 export const chatMessages = {
   providerStoppedResponding: (providerName: string) =>
-    `${providerName} stopped responding, so the reply was cut off. What arrived is kept; try again.`,
-  serverRestarting:
-    'Server restarting — retry in a moment. The part of the reply that arrived is kept.',
+    `${providerName} stopped responding, so the reply was cut off. Try again, or switch to another provider.`,
+  serverRestarting: 'Server restarting — retry in a moment.',
+  /** A reply left streaming by a server that stopped (found at start-up or by the sweeper). */
+  replyCutByRestart: 'The server restarted while this reply was being written. Try again.',
   replyNotSaved:
     'This reply could not be saved because the database is unavailable. Copy what you need; it will be gone after a reload.',
 } as const;

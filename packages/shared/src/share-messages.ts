@@ -30,10 +30,32 @@ export const shareMessages = {
   stopFailed: 'Could not stop sharing',
   tryChorus: 'Try Chorus',
   pitch: 'Chat with AI models from eight providers in one workspace.',
+  /** The share dialog. */
+  dialogTitle: 'Share this conversation',
+  intro:
+    'A share link shows this conversation as it is now, read-only. Messages written after you create it are not shown, and nothing else of your account is: not your name, your e-mail or your other conversations.',
+  create: 'Create link',
+  createNew: 'Create a new link',
+  revoke: 'Revoke link',
+  linkLabel: 'Share link',
+  copy: 'Copy link',
+  copied: 'Link copied',
+  /** An active link whose token is no longer known: only its hash is kept. */
+  linkHidden:
+    'The link itself was shown only when it was created. To share again, create a new link.',
+  loadFailed: 'Could not check whether this conversation is shared',
+  /** The public page. */
+  untitled: 'Shared conversation',
+  you: 'You',
+  cutOff: 'This reply was cut off before it finished.',
+  home: 'Go to the Chorus home page',
+  loadSharedFailed: 'Could not open this shared chat',
 } as const;
 
 export const exportMessages = {
   failed: 'Could not export the conversation',
+  markdown: 'Export as Markdown',
+  json: 'Export as JSON',
 } as const;
 
 export const pinMessages = {
@@ -41,4 +63,10 @@ export const pinMessages = {
   othersGroup: 'Recent',
   pinFailed: 'Could not pin the conversation',
   unpinFailed: 'Could not unpin the conversation',
+  pin: 'Pin',
+  unpin: 'Unpin',
+  /** Read after a pinned conversation's title by screen readers. */
+  pinnedSuffix: ', pinned',
+  moreActions: (title: string) => `More actions for ${title}`,
+  share: 'Share…',
 } as const;

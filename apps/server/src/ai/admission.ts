@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RateLimitWindow } from '@chorus/shared/limits';
-import { messages as catalogue, planMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { providers, type ProviderId } from '@chorus/shared/providers';
 import { rowsOf, type Db } from '../db/client.ts';
 import { FREE_PLAN_NAME, findFreePlan } from '../db/repositories/plans.ts';
@@ -121,7 +121,7 @@ export const admit = async (db: Db, req: AdmissionRequest): Promise<Admission> =
     throw new ApiError(
       429,
       'rate_limit:exceeded',
-      catalogue.rateLimit.operation(rl.operation, seconds),
+      messageFor('rate_limit:exceeded', { operation: rl.operation, seconds }),
       { 'Retry-After': String(seconds) },
     );
   }
@@ -130,14 +130,17 @@ export const admit = async (db: Db, req: AdmissionRequest): Promise<Admission> =
     throw new ApiError(
       403,
       'quota:provider_not_allowed',
-      planMessages.providerNotAllowed(providers[req.provider].name, planName),
+      messageFor('quota:provider_not_allowed', {
+        provider: providers[req.provider].name,
+        plan: planName,
+      }),
     );
   }
   if (!row.model_ok) {
     throw new ApiError(
       403,
       'quota:model_not_allowed',
-      planMessages.modelNotAllowed(req.model, planName),
+      messageFor('quota:model_not_allowed', { model: req.model, plan: planName }),
     );
   }
   if (req.prompts > 0 && row.counted === null) {

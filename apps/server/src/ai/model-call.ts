@@ -7,6 +7,7 @@ import {
   type ToolChoice,
   type ToolSet,
 } from 'ai';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { rateLimitWindows } from '@chorus/shared/limits';
 import type { UsageSource } from '@chorus/shared/api/usage';
 import { providers, resolveModel, type ProviderId } from '@chorus/shared/providers';
@@ -15,7 +16,11 @@ import { ApiError } from '../http/errors.ts';
 import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
 import { admit, type Admission } from './admission.ts';
 import { resolveProviderKey, type ResolvedKey } from './keys.ts';
-import { describeProviderError } from './provider-errors.ts';
+import {
+  classifyProviderError,
+  describeProviderError,
+  type ProviderFailure,
+} from './provider-errors.ts';
 import { getEmbeddingModel, getLanguageModel } from './registry.ts';
 import { stallGuardedFetch } from './stall-guard.ts';
 import { usageMeter, type CallUsage } from './usage.ts';
@@ -69,7 +74,7 @@ export type StreamEvents = {
   onFinish?: (end: StreamEnd) => void | Promise<void>;
   /** `caller`: the signal fired; `timeout`: the call ran out of its total time. */
   onAbort?: (end: { by: 'caller' | 'timeout'; usage: CallUsage }) => void | Promise<void>;
-  onError?: (failure: { message: string; usage: CallUsage }) => void | Promise<void>;
+  onError?: (failure: ProviderFailure & { usage: CallUsage }) => void | Promise<void>;
 };
 
 export type StreamedCall<TOOLS extends ToolSet = ToolSet> = {
@@ -114,7 +119,7 @@ const missingKey = (provider: ProviderId) =>
   new ApiError(
     400,
     'keys:missing',
-    `No ${providers[provider].name} API key is available to you. Add one on the API keys page, or pick another provider.`,
+    messageFor('keys:missing', { provider: providers[provider].name }),
   );
 
 /**
@@ -209,7 +214,7 @@ const modelCall = (
         const { usage: measured, saved } = usage.record('error');
         await Promise.all([
           settledWithin(saved, SAVE_WAIT_MS),
-          events.onError?.({ message: describe(error), usage: measured }),
+          events.onError?.({ ...classifyProviderError(provider, error), usage: measured }),
         ]);
       };
       const result = streamText({
@@ -296,7 +301,10 @@ const modelCall = (
           throw new ApiError(
             504,
             'provider:timeout',
-            `${providers[provider].name} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again or raise the timeout.`,
+            messageFor('provider:timeout', {
+              provider: providers[provider].name,
+              seconds: Math.round(timeoutMs / 1000),
+            }),
           );
         }
         warn(error, 'provider call failed');
@@ -337,7 +345,7 @@ export const embedTexts = async (
     throw new ApiError(
       400,
       'knowledge:no_embedding_model',
-      `${providers[provider].name} has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.`,
+      messageFor('knowledge:no_embedding_model', { provider: providers[provider].name }),
     );
   }
   await admit(deps.database.db, {

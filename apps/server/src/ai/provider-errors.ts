@@ -1,32 +1,56 @@
 import { APICallError } from 'ai';
-import { chatMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
+import type { ErrorCode } from '@chorus/shared/error-codes';
 import { providers, type ProviderId } from '@chorus/shared/providers';
 import { ProviderStalledError } from './stall-guard.ts';
 
-/** What a person should read when a provider call fails; never a stack or the provider's raw body. */
-export const describeProviderError = (provider: ProviderId, error: unknown): string => {
+/** Why a provider call failed: a code (which way out the chat offers) and what a person reads. */
+export type ProviderFailure = { code: ErrorCode; message: string };
+
+/** A failure whose words name only the provider. */
+const failure = (
+  code:
+    | 'provider:stalled'
+    | 'provider:auth'
+    | 'provider:rate_limited'
+    | 'provider:unknown_model'
+    | 'provider:timeout'
+    | 'provider:failed',
+  provider: string,
+): ProviderFailure => ({ code, message: messageFor(code, { provider }) });
+
+/** Classifies a failed provider call; never a stack or the provider's raw body. */
+export const classifyProviderError = (provider: ProviderId, error: unknown): ProviderFailure => {
   const name = providers[provider].name;
   if (causes(error).some((e) => e instanceof ProviderStalledError)) {
-    return chatMessages.providerStoppedResponding(name);
+    return failure('provider:stalled', name);
   }
   const cause = findApiCallError(error);
-  if (cause?.statusCode === 401 || cause?.statusCode === 403) {
-    return `${name} rejected the API key. Check it on the API keys page.`;
+  const status = cause?.statusCode;
+  if (status === 401 || status === 403) {
+    return failure('provider:auth', name);
   }
-  if (cause?.statusCode === 429) {
-    return `${name} is rate limiting requests right now. Wait a moment and try again.`;
+  if (status === 429) {
+    return failure('provider:rate_limited', name);
   }
-  if (cause?.statusCode && cause.statusCode >= 500) {
-    return `${name} had a problem answering (HTTP ${cause.statusCode}). Try again in a moment.`;
+  if (status && status >= 500) {
+    return {
+      code: 'provider:unavailable',
+      message: messageFor('provider:unavailable', { provider: name, status }),
+    };
   }
-  if (cause?.statusCode === 404) {
-    return `${name} does not know this model. Pick another model and try again.`;
+  if (status === 404) {
+    return failure('provider:unknown_model', name);
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return `${name} took too long to answer. Try again, or pick a faster model.`;
+    return failure('provider:timeout', name);
   }
-  return `The reply from ${name} failed. Try again, or switch to another provider.`;
+  return failure('provider:failed', name);
 };
+
+/** What a person should read when a provider call fails. */
+export const describeProviderError = (provider: ProviderId, error: unknown): string =>
+  classifyProviderError(provider, error).message;
 
 /** The error and what it wraps (a retry's last error, a cause), a few levels deep. */
 const causes = (error: unknown): unknown[] => {

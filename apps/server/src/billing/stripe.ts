@@ -1,5 +1,4 @@
 import Stripe from 'stripe';
-import { planMessages } from '@chorus/shared/messages';
 import type { Config } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -34,7 +33,7 @@ export const stripeClient = (settings: StripeSettings): Stripe => {
 /** Stripe settings, or the refusal the spec'd fallback gives: admins assign plans. */
 export const requireStripe = (config: Config): StripeSettings => {
   if (!config.stripe) {
-    throw new ApiError(404, 'billing:not_configured', planMessages.paymentsNotConfigured);
+    throw new ApiError(404, 'billing:not_configured');
   }
   return config.stripe;
 };

@@ -19,8 +19,7 @@ export const decodeCursor = (cursor: string): KeysetCursor | null => {
  * then the others (by `created_at`). A cursor after an unpinned row is a plain KeysetCursor.
  */
 export type ConversationListCursor =
-  | ({ pinned?: false } & KeysetCursor)
-  | { pinned: true; pinned_at: Date; id: string };
+  ({ pinned?: false } & KeysetCursor) | { pinned: true; pinned_at: Date; id: string };
 
 export const encodeConversationCursor = (row: {
   id: string;

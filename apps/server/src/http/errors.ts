@@ -2,15 +2,21 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { ErrorCode } from '@chorus/shared/error-codes';
+import { asSentence } from '@chorus/shared/sentences';
 import type { Logger } from '../logger.ts';
 
-/** A failure the client may see: a typed code (`area:reason`), a fitting status, a plain message. */
+/**
+ * A failure the client may see: a typed code (`area:reason`), a fitting status, a plain message.
+ * The message is the code's own from the error catalogue unless given, and one that names
+ * something comes from there too: `messageFor('keys:missing', { provider })`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
-    message: string,
+    message: string = messageFor(code),
     /** Headers the answer carries, such as `Retry-After` on a 429. */
     readonly headers: Record<string, string> = {},
   ) {
@@ -20,18 +26,17 @@ export class ApiError extends Error {
 
 export const errorBody = (message: string, code: ErrorCode) => ({ error: message, code });
 
-const describeIssue = (issue: z.core.$ZodIssue): string => {
-  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  return `${where}${issue.message}`;
-};
-
 /** Turns a failed zod validation into a 400 a person can act on. */
 export const validationHook = (
   result: { success: true } | { success: false; error: z.ZodError },
   c: Context,
 ) => {
   if (!result.success) {
-    const message = result.error.issues.map(describeIssue).join('; ');
+    const issues = result.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+    const message = messageFor('bad_request:validation', { issues });
     return c.json(errorBody(message, 'bad_request:validation'), 400);
   }
   return undefined;
@@ -48,7 +53,11 @@ export const errorHandler =
       // Hono's body parsers throw 400 on malformed JSON.
       const status = err.status as ContentfulStatusCode;
       const message =
-        status === 400 ? 'The request body is not valid JSON.' : err.message || 'Request failed';
+        status === 400
+          ? messageFor('request:malformed_json')
+          : err.message
+            ? asSentence(err.message)
+            : messageFor('request:failed');
       return c.json(
         errorBody(message, status === 400 ? 'request:malformed_json' : 'request:failed'),
         status,
@@ -58,11 +67,5 @@ export const errorHandler =
       { err, requestId: c.get('requestId'), method: c.req.method, path: c.req.path },
       'unhandled error',
     );
-    return c.json(
-      errorBody(
-        'Something went wrong on our side. Please try again in a moment.',
-        'server:internal',
-      ),
-      500,
-    );
+    return c.json(errorBody(messageFor('server:internal'), 'server:internal'), 500);
   };

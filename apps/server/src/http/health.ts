@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Context, ErrorHandler } from 'hono';
-import { serviceMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { isDatabaseUnavailable } from '../db/database-errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorBody } from './errors.ts';
@@ -48,7 +48,7 @@ export const answeringDatabaseUnavailable =
     c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     return c.json(
       errorBody(
-        serviceMessages.databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS),
+        messageFor('database:unavailable', { seconds: DATABASE_RETRY_AFTER_SECONDS }),
         'database:unavailable',
       ),
       503,

@@ -21,11 +21,7 @@ export const requireTrustedOrigin = (trustedOrigins: string[]) => {
     if (safeMethods.has(c.req.method) || !carriesSession(c.req.header('cookie'))) return next();
     const origin = c.req.header('origin');
     if (!origin || !trusted.has(origin)) {
-      throw new ApiError(
-        403,
-        'auth:untrusted_origin',
-        'This request did not come from a Chorus page, so it was refused. Reload Chorus and try again.',
-      );
+      throw new ApiError(403, 'auth:untrusted_origin');
     }
     return next();
   });

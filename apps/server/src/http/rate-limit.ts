@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { messages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { AppEnv, AuthedEnv } from './app-env.ts';
 import { clientIp } from './client-ip.ts';
 import { errorBody } from './errors.ts';
@@ -24,7 +24,7 @@ export const rateLimit = <E extends AppEnv = AppEnv>(
         c.header('Retry-After', String(seconds));
         return c.json(
           errorBody(
-            messages.rateLimit.operation(operationNames[category], seconds),
+            messageFor('rate_limit:exceeded', { operation: operationNames[category], seconds }),
             'rate_limit:exceeded',
           ),
           429,

@@ -1,6 +1,5 @@
 import { getCookieCache, getSessionCookie } from 'better-auth/cookies';
 import { createMiddleware } from 'hono/factory';
-import { messages } from '@chorus/shared/messages';
 import { isAdminRole, type Role } from '@chorus/shared/roles';
 import { findAccess } from '../db/repositories/roles.ts';
 import { AUTH_COOKIE_PREFIX, secureCookies } from '../services/auth/auth.ts';
@@ -115,7 +114,7 @@ export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export const requireUser = createMiddleware<AuthedEnv>(async (c, next) => {
-  if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
+  if (!c.var.user) throw new ApiError(401, 'auth:required');
   await next();
 });
 
@@ -125,10 +124,10 @@ export const requireUser = createMiddleware<AuthedEnv>(async (c, next) => {
  */
 export const requireRole = (needed: 'admin' | 'super_admin') =>
   createMiddleware<AuthedEnv>(async (c, next) => {
-    if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
+    if (!c.var.user) throw new ApiError(401, 'auth:required');
     const allowed = needed === 'admin' ? isAdminRole(c.var.role) : c.var.role === 'super_admin';
     if (!allowed) {
-      throw new ApiError(403, 'auth:forbidden', 'This area is for administrators only.');
+      throw new ApiError(403, 'auth:forbidden');
     }
     await next();
   });

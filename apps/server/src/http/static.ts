@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { AppEnv } from './app-env.ts';
 import { errorBody } from './errors.ts';
 
@@ -118,7 +119,10 @@ export const mountWebApp = (app: Hono<AppEnv>, assets: WebAssets) => {
     if (asset) return sendFile(c, asset, urlPath.startsWith('/assets/') ? immutable : undefined);
     // A file of another build: a plain 404, not the app's HTML under a script's name.
     if (urlPath.startsWith('/assets/')) {
-      return c.json(errorBody(`No such file: ${urlPath}`, 'http:not_found'), 404);
+      return c.json(
+        errorBody(messageFor('http:not_found', { file: urlPath }), 'http:not_found'),
+        404,
+      );
     }
     return next();
   });

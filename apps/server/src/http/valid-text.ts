@@ -19,12 +19,7 @@ export const hasInvalidText = (value: unknown, depth = 0): boolean => {
   );
 };
 
-const refusal = () =>
-  new ApiError(
-    400,
-    'request:invalid_text',
-    'The request holds a character that is not text (a NUL or a broken Unicode sequence). Remove it and try again.',
-  );
+const refusal = () => new ApiError(400, 'request:invalid_text');
 
 /**
  * Refuses such text in the path, the query and a JSON body before any route reads it, so every

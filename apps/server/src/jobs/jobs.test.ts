@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobMessages, type FailedJobs, type JobQueues } from '@chorus/shared/api/jobs';
+import type { FailedJobs, JobQueues } from '@chorus/shared/api/jobs';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { rowsOf } from '../db/client.ts';
 import { adminAuditLogs, profiles, sessions, verifications } from '../db/schema/index.ts';
 import { eventually } from '../email/testing/smtp-sink.ts';
@@ -106,7 +107,7 @@ describe('the job list', () => {
     const again = await admin.post(`/rest/v1/admin/jobs/test-flaky/failed/${failed!.id}/retry`);
     expect(again).toMatchObject({
       status: 404,
-      body: { code: 'jobs:failed_job_not_found', error: jobMessages.failedJobNotFound },
+      body: { code: 'jobs:failed_job_not_found', error: messageFor('jobs:failed_job_not_found') },
     });
   });
 
@@ -159,7 +160,7 @@ describe('the job list', () => {
     await t.deps.jobs.stop();
     expect((await admin.get('/rest/v1/admin/jobs')).body).toMatchObject({
       code: 'jobs:unavailable',
-      error: jobMessages.unavailable,
+      error: messageFor('jobs:unavailable'),
     });
     const restarted = createJobQueue({ database: t.database, log: createLogger('silent') });
     await restarted.start(jobList(), t.deps);

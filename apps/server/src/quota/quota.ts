@@ -1,4 +1,4 @@
-import { planMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 /** The UTC date quotas count on, YYYY-MM-DD. */
 export const utcDate = (now: Date): string => now.toISOString().slice(0, 10);
@@ -17,8 +17,8 @@ export const formatWait = (ms: number): string => {
 };
 
 export const quotaExceededMessage = (limit: number, planName: string, now: Date): string =>
-  planMessages.quotaExceeded(
+  messageFor('quota:exceeded', {
     limit,
-    planName,
-    formatWait(nextUtcMidnight(now).getTime() - now.getTime()),
-  );
+    plan: planName,
+    wait: formatWait(nextUtcMidnight(now).getTime() - now.getTime()),
+  });

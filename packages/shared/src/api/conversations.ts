@@ -9,6 +9,8 @@ export const conversationSchema = z.object({
   updated_at: z.string(),
   /** When it was pinned; pinned conversations head the list, most recently pinned first. */
   pinned_at: z.string().nullable(),
+  /** Instructions the model gets before every message of this conversation; empty for none. */
+  system_prompt: z.string(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -25,23 +27,33 @@ export const conversationPageSchema = z.object({
 });
 export type ConversationPage = z.infer<typeof conversationPageSchema>;
 
+/** Longest per-conversation system prompt, in characters. */
+export const systemPromptMaxLength = 20_000;
+const systemPromptSchema = z
+  .string()
+  .max(systemPromptMaxLength, 'A system prompt is at most 20,000 characters');
+
 export const createConversationSchema = z.object({
   title: z.string().max(200, 'A title is at most 200 characters').optional(),
+  system_prompt: systemPromptSchema.optional(),
 });
 
 export const renameConversationSchema = z.object({
   title: z.string().max(200, 'A title is at most 200 characters'),
 });
 
-/** `PATCH /rest/v1/conversations/{id}`: rename, pin or unpin (at least one). */
+/** `PATCH /rest/v1/conversations/{id}`: rename, pin or unpin, set the system prompt. */
 export const updateConversationSchema = z
   .object({
     title: z.string().max(200, 'A title is at most 200 characters').optional(),
     pinned: z.boolean().optional(),
+    system_prompt: systemPromptSchema.optional(),
   })
-  .refine((body) => body.title !== undefined || body.pinned !== undefined, {
-    message: 'Send a title, pinned, or both',
-  });
+  .refine(
+    (body) =>
+      body.title !== undefined || body.pinned !== undefined || body.system_prompt !== undefined,
+    { message: 'Send a title, pinned or system_prompt' },
+  );
 export type UpdateConversation = z.infer<typeof updateConversationSchema>;
 
 /** A citation: a web page (its URL), or a passage of a knowledge-base document. */
@@ -71,6 +83,13 @@ export const messageSchema = z.object({
   sources: z.array(sourceSchema),
   /** `interrupted`: stopped, failed or cut off by a restart, with the text received so far. */
   status: z.enum(messageStatuses),
+  /** Why a reply failed or was cut off, kept with it; null when it did not (or was stopped). */
+  error: z.object({ code: z.string().nullable(), message: z.string() }).nullable(),
+  /**
+   * An answer regenerated at least once: its place among the versions (1-based) and every
+   * version's id, oldest first. Null for the rest.
+   */
+  version: z.object({ index: z.number().int(), ids: z.array(z.string()) }).nullable(),
   created_at: z.string(),
 });
 export type Message = z.infer<typeof messageSchema>;
@@ -92,6 +111,8 @@ export const messagePageSchema = z.object({
   messages: z.array(messageSchema),
   /** Pass as `before` for the page written before this one; null at the conversation's start. */
   older_cursor: z.string().nullable(),
+  /** The conversation's system prompt (empty for none), so the chat needs no other request. */
+  system_prompt: z.string().optional(),
 });
 export type MessagePage = z.infer<typeof messagePageSchema>;
 

@@ -42,10 +42,3 @@ export const failedJobParamSchema = jobQueueParamSchema.extend({
 });
 
 export const retriedJobSchema = z.object({ retried: z.literal(true) });
-
-export const jobMessages = {
-  unavailable: 'Background jobs are not running on this server. Restart it, or check its log.',
-  queueNotFound: 'There is no such queue.',
-  failedJobNotFound:
-    'That job is no longer failed: it was retried already, or has been cleaned up.',
-} as const;

@@ -22,10 +22,14 @@ export class ConversationsRepository {
     private readonly userId: string,
   ) {}
 
-  async create(title?: string): Promise<ConversationRow> {
+  async create(title?: string, systemPrompt = ''): Promise<ConversationRow> {
     const [row] = await this.db
       .insert(conversations)
-      .values({ user_id: this.userId, title: conversationTitle(title) })
+      .values({
+        user_id: this.userId,
+        title: conversationTitle(title),
+        system_prompt: systemPrompt,
+      })
       .returning();
     return row!;
   }
@@ -101,7 +105,11 @@ export class ConversationsRepository {
    */
   async update(
     id: string,
-    patch: { title?: string | undefined; pinned?: boolean | undefined },
+    patch: {
+      title?: string | undefined;
+      pinned?: boolean | undefined;
+      system_prompt?: string | undefined;
+    },
   ): Promise<ConversationRow | undefined> {
     const pinnedAt =
       patch.pinned === undefined
@@ -113,11 +121,14 @@ export class ConversationsRepository {
           };
     const [row] = await this.db
       .update(conversations)
-      .set(
-        patch.title === undefined
-          ? { ...pinnedAt, updated_at: sql`${conversations.updated_at}` }
-          : { ...pinnedAt, title: conversationTitle(patch.title) },
-      )
+      .set({
+        ...pinnedAt,
+        ...(patch.system_prompt !== undefined && { system_prompt: patch.system_prompt }),
+        // Only a rename moves the conversation up the list.
+        ...(patch.title === undefined
+          ? { updated_at: sql`${conversations.updated_at}` }
+          : { title: conversationTitle(patch.title) }),
+      })
       .where(and(eq(conversations.id, id), eq(conversations.user_id, this.userId)))
       .returning();
     return row;

@@ -1,9 +1,24 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  lt,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { messagePageSize } from '@chorus/shared/limits';
+import { chatMessages } from '@chorus/shared/messages';
 import { rowsOf, type Db } from '../client.ts';
 import { conversations, messages, serverInstances } from '../schema/index.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
+/** A message with the ids of its versions (the answers to the same message), oldest first. */
+export type MessageWithVersions = MessageRow & { version_ids: string[] | null };
 export type NewMessage = Pick<typeof messages.$inferInsert, 'content' | 'role'> &
   Partial<
     Pick<typeof messages.$inferInsert, 'provider' | 'model' | 'reply_to_id' | 'sources' | 'status'>
@@ -12,8 +27,11 @@ export type NewMessage = Pick<typeof messages.$inferInsert, 'content' | 'role'> 
 /** A chat turn as it is stored: what it replaces, the user's message when new, the reply row. */
 export type TurnWrite = {
   conversationId: string;
-  /** Removes messages written after this one (regenerate) or from it on (edit). */
-  replace?: { seq: number; inclusive: boolean } | undefined;
+  /**
+   * A regenerate keeps the answers written after this message as earlier versions (superseded);
+   * an edit removes this message and everything after it.
+   */
+  replace?: { seq: number; mode: 'supersede' | 'delete' } | undefined;
   userMessage?: { id: string; content: string; provider: string } | undefined;
   reply: { id: string; provider: string; model: string; reply_to_id: string };
   /** The server instance streaming the reply (its lease keeps the reply from being recovered). */
@@ -36,7 +54,13 @@ export class MessagesRepository {
     return this.db
       .select()
       .from(messages)
-      .where(and(eq(messages.conversation_id, conversationId), eq(messages.user_id, this.userId)))
+      .where(
+        and(
+          eq(messages.conversation_id, conversationId),
+          eq(messages.user_id, this.userId),
+          eq(messages.superseded, false),
+        ),
+      )
       .orderBy(asc(messages.seq))
       .limit(page.limit ?? messagePageSize)
       .offset(page.offset ?? 0);
@@ -66,12 +90,18 @@ export class MessagesRepository {
   async writeTurn(turn: TurnWrite): Promise<boolean> {
     const { conversationId, replace, userMessage, reply, notice, instanceId } = turn;
     const u = this.userId;
-    const deleted = replace
-      ? sql`, dropped as (
+    const replaced = !replace
+      ? sql``
+      : replace.mode === 'delete'
+        ? sql`, dropped as (
           delete from messages where conversation_id = ${conversationId} and user_id = ${u}
-            and seq ${replace.inclusive ? sql`>=` : sql`>`} ${replace.seq}
+            and seq >= ${replace.seq}
         )`
-      : sql``;
+        : sql`, superseded as (
+          update messages set superseded = true
+          where conversation_id = ${conversationId} and user_id = ${u}
+            and seq > ${replace.seq} and not superseded
+        )`;
     const userRow = userMessage
       ? sql`(${userMessage.id}::uuid, ${conversationId}::uuid, ${u}, ${userMessage.content}, 'user',
             ${userMessage.provider}, null, null, 'complete', null), `
@@ -81,7 +111,7 @@ export class MessagesRepository {
         update conversations set updated_at = now()
         where id = ${conversationId} and user_id = ${u}
         returning id
-      )${deleted},
+      )${replaced},
       added as (
         insert into messages
           (id, conversation_id, user_id, content, role, provider, model, reply_to_id, status,
@@ -123,14 +153,30 @@ export class MessagesRepository {
   async pageOfOwn(
     conversationId: string,
     opts: { limit: number; before?: number | undefined },
-  ): Promise<{ messages: MessageRow[]; older: boolean } | null> {
+  ): Promise<{
+    messages: MessageWithVersions[];
+    older: boolean;
+    systemPrompt: string;
+  } | null> {
     const latest = this.db
-      .select()
+      .select({
+        ...getTableColumns(messages),
+        // An answer regenerated at least once: every version's id, oldest first (the index on
+        // reply_to_id answers it per row); null for the rest.
+        // Written out in full: drizzle leaves column names unqualified inside a subquery.
+        version_ids: sql<string[] | null>`case when "messages"."role" = 'assistant' then (
+          select case when count(*) > 1 then array_agg(v.id order by v.seq) end
+          from messages v
+          where v.reply_to_id = "messages"."reply_to_id"
+            and v.user_id = "messages"."user_id" and v.role = 'assistant'
+        ) end`.as('version_ids'),
+      })
       .from(messages)
       .where(
         and(
           eq(messages.conversation_id, conversationId),
           eq(messages.user_id, this.userId),
+          eq(messages.superseded, false),
           opts.before === undefined ? undefined : lt(messages.seq, opts.before),
         ),
       )
@@ -138,10 +184,17 @@ export class MessagesRepository {
       .limit(opts.limit + 1)
       .as('latest');
     const columns = Object.fromEntries(
-      Object.keys(getTableColumns(messages)).map((k) => [k, latest[k as keyof MessageRow]]),
-    ) as { [K in keyof MessageRow]: (typeof latest)[K] };
+      [...Object.keys(getTableColumns(messages)), 'version_ids'].map((k) => [
+        k,
+        latest[k as keyof MessageWithVersions],
+      ]),
+    ) as { [K in keyof MessageWithVersions]: (typeof latest)[K] };
     const rows = await this.db
-      .select({ owned: conversations.id, message: columns })
+      .select({
+        owned: conversations.id,
+        systemPrompt: conversations.system_prompt,
+        message: columns,
+      })
       .from(conversations)
       .leftJoinLateral(latest, sql`true`)
       .where(and(eq(conversations.id, conversationId), eq(conversations.user_id, this.userId)));
@@ -149,12 +202,64 @@ export class MessagesRepository {
     const found = rows
       .flatMap((r) => (r.message ? [r.message] : []))
       .sort((a, b) => Number(b.seq) - Number(a.seq));
-    return { messages: found.slice(0, opts.limit).reverse(), older: found.length > opts.limit };
+    return {
+      messages: found.slice(0, opts.limit).reverse(),
+      older: found.length > opts.limit,
+      systemPrompt: rows[0]!.systemPrompt,
+    };
   }
 
-  /** The last `limit` messages, oldest first, or null when the conversation is not the user's. */
-  async recentOfOwn(conversationId: string, limit: number): Promise<MessageRow[] | null> {
-    return (await this.pageOfOwn(conversationId, { limit }))?.messages ?? null;
+  /**
+   * The last `limit` current messages, oldest first, and the conversation's system prompt; null
+   * when the conversation is not the user's.
+   */
+  async recentOfOwn(
+    conversationId: string,
+    limit: number,
+  ): Promise<{ messages: MessageWithVersions[]; systemPrompt: string } | null> {
+    const page = await this.pageOfOwn(conversationId, { limit });
+    return page && { messages: page.messages, systemPrompt: page.systemPrompt };
+  }
+
+  /** Every version of the answer `id` is one of, oldest first; empty when it is not the user's. */
+  async versionsOf(id: string): Promise<MessageRow[]> {
+    const reply = await this.get(id);
+    if (!reply || reply.role !== 'assistant' || !reply.reply_to_id) return [];
+    return this.db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.user_id, this.userId),
+          eq(messages.conversation_id, reply.conversation_id),
+          eq(messages.reply_to_id, reply.reply_to_id),
+          eq(messages.role, 'assistant'),
+        ),
+      )
+      .orderBy(asc(messages.seq));
+  }
+
+  /**
+   * Makes `id` the current version of its answer (the one shown and sent as context); the other
+   * versions become earlier ones, in one statement. Answers the versions, or an empty list when
+   * `id` is not an answer of the user's.
+   */
+  async selectVersion(id: string): Promise<MessageRow[]> {
+    const versions = await this.versionsOf(id);
+    if (versions.length === 0) return [];
+    await this.db
+      .update(messages)
+      .set({ superseded: sql`${messages.id} <> ${id}::uuid` })
+      .where(
+        and(
+          eq(messages.user_id, this.userId),
+          inArray(
+            messages.id,
+            versions.map((v) => v.id),
+          ),
+        ),
+      );
+    return versions.map((v) => ({ ...v, superseded: v.id !== id }));
   }
 
   /** The last `limit` messages, oldest first: the context sent to a model. */
@@ -190,7 +295,9 @@ export class MessagesRepository {
   /** `notice` is selected in the same statement when the row changed (a realtime notice). */
   async update(
     id: string,
-    patch: Partial<Pick<MessageRow, 'content' | 'status' | 'sources' | 'model'>>,
+    patch: Partial<
+      Pick<MessageRow, 'content' | 'status' | 'sources' | 'model' | 'error_code' | 'error_message'>
+    >,
     notice?: SQL,
   ): Promise<void> {
     const change = this.db
@@ -257,7 +364,11 @@ export const interruptAbandonedReplies = async (
       )`;
   const rows = await db
     .update(messages)
-    .set({ status: 'interrupted' })
+    .set({
+      status: 'interrupted',
+      error_code: 'chat:server_restarting',
+      error_message: chatMessages.replyCutByRestart,
+    })
     .where(and(eq(messages.status, 'streaming'), gone))
     .returning({ id: messages.id });
   return rows.length;

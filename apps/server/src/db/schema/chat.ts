@@ -74,6 +74,8 @@ export const messages = pgTable(
   (t) => [
     index('messages_conversation_seq_idx').on(t.conversation_id, t.seq),
     index('messages_user_idx').on(t.user_id),
+    // The versions of an answer: every reply to the same message.
+    index('messages_reply_to_idx').on(t.reply_to_id),
     // Start-up recovery and the sweeper look only at replies still streaming.
     index('messages_streaming_idx')
       .on(t.instance_id)

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { messages } from '@chorus/shared/messages';
 import type { AppEnv } from '../../http/app-env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -21,7 +20,7 @@ export const refreshSession = async (c: Context<AppEnv>) => {
     disableCookieCache: true,
     disableRefresh: true,
   });
-  if (!found) throw new ApiError(401, 'auth:required', messages.auth.required);
+  if (!found) throw new ApiError(401, 'auth:required');
 
   const limited = await rateLimit('token_refresh', () => found.user.id)(c, async () => undefined);
   if (limited) return limited;
@@ -35,7 +34,7 @@ export const refreshSession = async (c: Context<AppEnv>) => {
     expiresAt: new Date(Date.now() + lifetimeSeconds * 1000),
     updatedAt: new Date(),
   });
-  if (!updated) throw new ApiError(401, 'auth:required', messages.auth.required);
+  if (!updated) throw new ApiError(401, 'auth:required');
 
   // getSession verified the signed cookie; the token is unchanged, so its signed value is re-sent
   // with a fresh Max-Age rather than signed again.

@@ -19,5 +19,5 @@ export const sessionAuthenticator =
     }
     const session = await findActiveSession(deps, headers);
     if (!session) return { status: 401 };
-    return { userId: session.user.id };
+    return { userId: session.user.id, sessionId: session.session.id };
   };

@@ -23,7 +23,7 @@ export const FEED_DOWN_CLOSE_CODE = 1013;
 type Envelope =
   | { user_id: string; change: RealtimeChange }
   | { user_id: string; changes: RealtimeChange[] }
-  | { user_id: string; session_ended: true };
+  | { user_id: string; session_ended: true; session_id?: string };
 
 /**
  * The notice of `changes` as an SQL expression, to select in the very statement that makes them:
@@ -38,6 +38,8 @@ export type Realtime = {
   publish(userId: string, change: RealtimeChange): Promise<void>;
   /** Tells every instance to close `userId`'s sockets: their sessions were ended on purpose. */
   endSessions(userId: string): Promise<void>;
+  /** Tells every instance to close the sockets of one session (signed out or revoked). */
+  endSession(userId: string, sessionId: string): Promise<void>;
   /** Accepts WebSocket upgrades at /realtime/v1 on the HTTP server. */
   attach(server: Server, authenticate: Authenticate): Promise<void>;
   /** `off` until attached; `unavailable` while the change feed (LISTEN) is down. */
@@ -47,7 +49,7 @@ export type Realtime = {
 
 export type Authenticate = (
   req: IncomingMessage,
-) => Promise<{ userId: string } | { status: 401 | 403 }>;
+) => Promise<{ userId: string; sessionId: string } | { status: 401 | 403 }>;
 
 /**
  * Changes travel through Postgres NOTIFY, so N server instances fan out the same events
@@ -55,6 +57,8 @@ export type Authenticate = (
  */
 export const createRealtime = (database: Database, log: Logger): Realtime => {
   const sockets = new Map<string, Set<WebSocket>>();
+  /** The session each socket was opened with, so a sign-out closes only that session's. */
+  const sessionOf = new WeakMap<WebSocket, string>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 });
   let unlisten: (() => Promise<void>) | undefined;
   let pinger: NodeJS.Timeout | undefined;
@@ -82,6 +86,7 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
     const own = sockets.get(envelope.user_id) ?? [];
     if ('session_ended' in envelope) {
       for (const socket of own) {
+        if (envelope.session_id && sessionOf.get(socket) !== envelope.session_id) continue;
         if (socket.readyState === socket.OPEN)
           socket.send(JSON.stringify({ type: 'session_ended' }));
         socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
@@ -117,7 +122,8 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
 
-  const register = (userId: string, socket: WebSocket) => {
+  const register = (userId: string, sessionId: string, socket: WebSocket) => {
+    sessionOf.set(socket, sessionId);
     const own = sockets.get(userId) ?? new Set<WebSocket>();
     own.add(socket);
     sockets.set(userId, own);
@@ -140,6 +146,8 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
   return {
     publish: (userId, change) => notify({ user_id: userId, change }),
     endSessions: (userId) => notify({ user_id: userId, session_ended: true }),
+    endSession: (userId, sessionId) =>
+      notify({ user_id: userId, session_ended: true, session_id: sessionId }),
     async attach(server, authenticate) {
       unlisten = await database.listen(CHANNEL, deliver, onFeed);
       pinger = setInterval(() => {
@@ -167,7 +175,7 @@ export const createRealtime = (database: Database, log: Logger): Realtime => {
             if ('status' in who) return refuse(socket, who.status);
             if ((sockets.get(who.userId)?.size ?? 0) >= MAX_SOCKETS_PER_USER)
               return refuse(socket, 429);
-            wss.handleUpgrade(req, socket, head, (ws) => register(who.userId, ws));
+            wss.handleUpgrade(req, socket, head, (ws) => register(who.userId, who.sessionId, ws));
           })
           .catch((err: unknown) => {
             log.warn({ err }, 'realtime upgrade failed');

@@ -185,4 +185,24 @@ describe('/realtime/v1', () => {
     expect(bystanderTab.heard.map((m) => m.type)).not.toContain('session_ended');
     bystanderTab.ws.close();
   });
+
+  it("closes the sockets of a session that signs out, and only that session's", async () => {
+    const phone = await t.user('rt-signout@example.com');
+    const laptop = t.client();
+    expect((await laptop.signIn('rt-signout@example.com')).status).toBe(200);
+    const phoneTab = await connect(phone.cookies);
+    const laptopTab = await connect(laptop.cookies);
+
+    expect((await phone.post('/auth/v1/sign-out')).status).toBe(200);
+    expect(await phoneTab.closed).toBe(SESSION_ENDED_CLOSE_CODE);
+    expect(phoneTab.heard.map((m) => m.type)).toContain('session_ended');
+
+    // The laptop is still signed in: its socket stays open and hears the account's changes.
+    const conv = (await laptop.post<Conversation>('/rest/v1/conversations', { title: 'Still' }))
+      .body;
+    await eventually(() => laptopTab.heard.some((m) => m.change?.id === conv.id));
+    expect(laptopTab.ws.readyState).toBe(WebSocket.OPEN);
+    expect(laptopTab.heard.map((m) => m.type)).not.toContain('session_ended');
+    laptopTab.ws.close();
+  });
 });

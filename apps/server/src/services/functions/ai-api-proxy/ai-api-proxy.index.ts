@@ -1,4 +1,4 @@
-import { keyMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { providers, type ProviderId } from '@chorus/shared/providers';
 import { prepareModelCall } from '../../../ai/model-call.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
@@ -16,7 +16,7 @@ export const aiApiProxyRouter = createRouter<AuthedEnv>().openapi(aiApiProxyRout
     throw new ApiError(
       400,
       'proxy:direct_call',
-      keyMessages.directCallNotAllowed(providers[body.provider].name),
+      messageFor('proxy:direct_call', { provider: providers[body.provider].name }),
     );
   }
   const call = await prepareModelCall(deps, {

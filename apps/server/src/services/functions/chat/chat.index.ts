@@ -19,6 +19,9 @@ import { conversationNotFound } from '../../rest/conversations/conversation-not-
 import { chatRoute } from './chat.routes.ts';
 import { replyWriter } from './reply-writer.ts';
 
+/** An error named as the AI SDK names a call that ran out of its time. */
+const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+
 /** How many earlier messages go to the model with each turn. */
 const CONTEXT_MESSAGES = 100;
 
@@ -36,9 +39,14 @@ const toModelMessages = (rows: Pick<MessageRow, 'role' | 'content'>[]): ModelMes
 /** What a request asks the model, and what it changes in the conversation. */
 type Turn = {
   context: Pick<MessageRow, 'role' | 'content'>[];
-  /** The anchor of a regenerate (messages after it go) or an edit (it and later ones go). */
+  /** The conversation's own instructions; empty for none. */
+  systemPrompt: string;
+  /**
+   * The anchor of a regenerate (the answers after it become earlier versions) or an edit (it and
+   * everything after it go).
+   */
   replaced?: MessageRow | undefined;
-  inclusive: boolean;
+  mode: 'supersede' | 'delete';
   /** The user message the reply answers: stored already (regenerate) or new. */
   userMessageId: string;
   newUserText?: string | undefined;
@@ -46,8 +54,18 @@ type Turn = {
 
 /** Reads what the turn refers to, checking it belongs to the user; throws a typed 4xx if not. */
 const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promise<Turn> => {
-  const recent = await messages.recentOfOwn(body.conversation_id, CONTEXT_MESSAGES);
-  if (!recent) throw conversationNotFound();
+  const loaded = await messages.recentOfOwn(body.conversation_id, CONTEXT_MESSAGES);
+  if (!loaded) throw conversationNotFound();
+  const { messages: recent, systemPrompt } = loaded;
+  // A send retried after its answer was lost: the first try is stored already (its id was made
+  // by the client), so it is not stored twice; the client shows the stored one instead.
+  if (body.message_id && recent.some((m) => m.id === body.message_id)) {
+    throw new ApiError(
+      409,
+      'chat:already_sent',
+      'This message was sent already; it is in the conversation. Reload it to see its reply.',
+    );
+  }
   if (body.regenerate) {
     const at = recent.findLastIndex((m) => m.role === 'user');
     const userMessage = recent[at];
@@ -61,8 +79,9 @@ const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promis
     const later = at < recent.length - 1;
     return {
       context: recent.slice(0, at + 1),
+      systemPrompt,
       replaced: later ? userMessage : undefined,
-      inclusive: false,
+      mode: 'supersede',
       userMessageId: userMessage.id,
     };
   }
@@ -79,16 +98,18 @@ const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promis
     }
     return {
       context: [...recent.filter((m) => m.seq < edited.seq), asked],
+      systemPrompt,
       replaced: edited,
-      inclusive: true,
-      userMessageId: randomUUID(),
+      mode: 'delete',
+      userMessageId: body.message_id ?? randomUUID(),
       newUserText: text,
     };
   }
   return {
     context: [...recent, asked],
-    inclusive: false,
-    userMessageId: randomUUID(),
+    systemPrompt,
+    mode: 'supersede',
+    userMessageId: body.message_id ?? randomUUID(),
     newUserText: text,
   };
 };
@@ -163,6 +184,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const streamed = call.stream(
     {
       messages: toModelMessages(turn.context),
+      system: turn.systemPrompt.trim() || undefined,
       temperature: body.temperature,
       topP: body.top_p,
       maxOutputTokens: body.max_tokens,
@@ -171,8 +193,22 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     {
       onTextDelta: (delta) => writer.append(delta),
       onFinish: ({ text, sources }) => end({ content: text, status: 'complete', sources }),
-      onAbort: () => end({ status: 'interrupted' }),
-      onError: () => end({ status: writer.text ? 'interrupted' : 'error' }),
+      onAbort: ({ by }) =>
+        end({
+          status: 'interrupted',
+          // A stop the user asked for needs no reason; the server's own stops say why.
+          ...(restarting
+            ? { error_code: 'chat:server_restarting', error_message: chatMessages.serverRestarting }
+            : by === 'timeout'
+              ? { error_code: 'provider:timeout', error_message: call.describe(timedOut()) }
+              : {}),
+        }),
+      onError: ({ code, message }) =>
+        end({
+          status: writer.text ? 'interrupted' : 'error',
+          error_code: code,
+          error_message: message,
+        }),
     },
   );
   // On PostgreSQL the write goes out at once, beside the provider call. On the embedded
@@ -185,7 +221,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     .then(() =>
       messages.writeTurn({
         conversationId,
-        replace: turn.replaced && { seq: turn.replaced.seq, inclusive: turn.inclusive },
+        replace: turn.replaced && { seq: turn.replaced.seq, mode: turn.mode },
         userMessage: turn.newUserText
           ? { id: turn.userMessageId, content: turn.newUserText, provider: body.provider }
           : undefined,
@@ -198,7 +234,9 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         instanceId: deps.instance.id,
         // The other tabs hear of the turn from the statement that stores it.
         notice: realtimeNotice(user.id, [
-          ...(turn.replaced ? [change('DELETE', turn.replaced.id)] : []),
+          ...(turn.replaced
+            ? [change(turn.mode === 'delete' ? 'DELETE' : 'UPDATE', turn.replaced.id)]
+            : []),
           ...(turn.newUserText ? [change('INSERT', turn.userMessageId)] : []),
           change('INSERT', replyId),
         ]),

@@ -143,8 +143,11 @@ describe('POST /functions/v1/chat', () => {
     const res = await chat({ text: 'Go on forever [sim:hang]' }, controller.signal);
     const reader = res.body!.getReader();
     let seen = '';
-    while (!seen.includes('text-delta'))
-      seen += new TextDecoder().decode((await reader.read()).value);
+    while (!seen.includes('text-delta')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before any text: ${seen}`);
+      seen += new TextDecoder().decode(value);
+    }
     controller.abort();
     await reader.cancel().catch(() => undefined);
 

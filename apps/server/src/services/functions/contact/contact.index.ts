@@ -3,6 +3,7 @@ import { contactEmail } from '../../../email/templates/contact.tsx';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { contactRoute } from './contact.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 /** A name goes into the subject line: one line of it. */
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
@@ -18,7 +19,7 @@ export const contactRouter = createRouter().openapi(contactRoute, async (c) => {
     throw new ApiError(
       502,
       'email:delivery_failed',
-      `Your message could not be sent right now. Please try again later, or write to ${config.supportEmail}.`,
+      messageFor('email:delivery_failed', { support: config.supportEmail }),
     );
   }
   return c.json({ success: true as const }, 200);

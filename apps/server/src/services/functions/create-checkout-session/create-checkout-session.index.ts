@@ -4,6 +4,7 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { createCheckoutSessionRoute } from './create-checkout-session.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 export const createCheckoutSessionRouter = createRouter<AuthedEnv>().openapi(
   createCheckoutSessionRoute,
@@ -14,13 +15,13 @@ export const createCheckoutSessionRouter = createRouter<AuthedEnv>().openapi(
     const { plan_id } = c.req.valid('json');
     const plan = await findPlanById(database.db, plan_id);
     if (!plan) {
-      throw new ApiError(404, 'plans:not_found', 'That pricing plan does not exist any more.');
+      throw new ApiError(404, 'plans:not_found');
     }
     if (!plan.stripe_price_id) {
       throw new ApiError(
         400,
         'billing:not_for_sale',
-        `The ${plan.name} plan is not sold through Stripe; an admin assigns it.`,
+        messageFor('billing:not_for_sale', { plan: plan.name }),
       );
     }
     const metadata = { user_id: user.id, plan_id: plan.id };
@@ -43,11 +44,7 @@ export const createCheckoutSessionRouter = createRouter<AuthedEnv>().openapi(
         { userId: user.id, err: error instanceof Error ? error.message : String(error) },
         'checkout session failed',
       );
-      throw new ApiError(
-        502,
-        'billing:stripe_failed',
-        'Stripe could not start the checkout. Please try again in a moment.',
-      );
+      throw new ApiError(502, 'billing:stripe_failed');
     }
   },
 );

@@ -59,11 +59,7 @@ export const openRouterModelsRouter = createRouter<AuthedEnv>().openapi(
         { err: error instanceof Error ? error.message : String(error) },
         'openrouter model list failed',
       );
-      throw new ApiError(
-        502,
-        'openrouter:unavailable',
-        'The OpenRouter model list could not be loaded. Try again in a moment; you can still type a model id.',
-      );
+      throw new ApiError(502, 'openrouter:unavailable');
     }
   },
 );

@@ -1,7 +1,8 @@
 import { toPlainText } from '@react-email/components';
 import { userMessageEmail } from '../../../email/templates/user-message.tsx';
 import type { SendEmailRequest } from '@chorus/shared/api/email';
-import { emailMessages, isValidRecipient } from '@chorus/shared/email';
+import { isValidRecipient } from '@chorus/shared/email';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { isAdminRole } from '@chorus/shared/roles';
 import { emailIdentity } from '../../../email/identity.ts';
 import { passwordResetEmail } from '../../../email/templates/password-reset.tsx';
@@ -15,7 +16,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { sendEmailRoute } from './send-email.routes.ts';
 
-const missingFields = () => new ApiError(400, 'email:missing_fields', emailMessages.missingFields);
+const missingFields = () => new ApiError(400, 'email:missing_fields');
 
 /** `Name <address>` or a bare address → the address. */
 const addressOf = (value: string) => (/<([^<>]+)>\s*$/.exec(value)?.[1] ?? value).trim();
@@ -39,7 +40,7 @@ const composeMail = async (
     return userMessageEmail({ identity, to, subject, sender: sender.email, message: text });
   }
   if (to.length !== 1) {
-    throw new ApiError(400, 'email:one_recipient', 'A templated e-mail goes to one recipient.');
+    throw new ApiError(400, 'email:one_recipient');
   }
   const recipient = to[0]!;
   if (body.type === 'password_reset') {
@@ -48,7 +49,7 @@ const composeMail = async (
       throw new ApiError(
         400,
         'email:reset_link',
-        `resetLink must be a link on ${identity.appUrl}.`,
+        messageFor('email:reset_link', { appUrl: identity.appUrl }),
       );
     }
     const mail = await passwordResetEmail({
@@ -91,13 +92,21 @@ export const sendEmailRouter = createRouter<AuthedEnv>().openapi(sendEmailRoute,
   if (!body.type && !body.html?.trim()) throw missingFields();
   for (const address of to) {
     if (!isValidRecipient(address)) {
-      throw new ApiError(400, 'email:invalid_format', emailMessages.invalidRecipient(address));
+      throw new ApiError(
+        400,
+        'email:invalid_format',
+        messageFor('email:invalid_format', { email: address }),
+      );
     }
   }
   const replyToRaw = body.replyTo ?? body.from;
   const replyTo = replyToRaw?.trim() ? addressOf(replyToRaw) : undefined;
   if (replyTo !== undefined && !isValidRecipient(replyTo)) {
-    throw new ApiError(400, 'email:invalid_format', emailMessages.invalidRecipient(replyTo));
+    throw new ApiError(
+      400,
+      'email:invalid_format',
+      messageFor('email:invalid_format', { email: replyTo }),
+    );
   }
 
   // No open relay: a plain user reaches only their own inbox and support.
@@ -110,7 +119,7 @@ export const sendEmailRouter = createRouter<AuthedEnv>().openapi(sendEmailRoute,
       throw new ApiError(
         403,
         'email:recipient_not_allowed',
-        `You can send e-mail only to your own address or to ${config.supportEmail}; ${refused} is not allowed.`,
+        messageFor('email:recipient_not_allowed', { support: config.supportEmail, refused }),
       );
     }
   }

@@ -49,11 +49,7 @@ export const stripeWebhookRouter = createRouter<AuthedEnv>().openapi(
         { err: error instanceof Error ? error.message : String(error) },
         'stripe webhook refused',
       );
-      throw new ApiError(
-        400,
-        'billing:bad_signature',
-        'The Stripe-Signature header is missing or does not match this body.',
-      );
+      throw new ApiError(400, 'billing:bad_signature');
     }
     const db = database.db;
     let outcome: 'applied' | 'unknown_user' | 'ignored' = 'ignored';

@@ -1,4 +1,4 @@
-import { keyMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { providers } from '@chorus/shared/providers';
 import { UserApiKeysRepository } from '../../../db/repositories/api-keys.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
@@ -16,7 +16,11 @@ export const testApiKeyRouter = createRouter<AuthedEnv>().openapi(testApiKeyRout
     const repo = new UserApiKeysRepository(c.var.deps.database.db, c.var.user.id);
     const [row] = await repo.sealedKeys([provider]);
     if (!row) {
-      throw new ApiError(404, 'keys:not_found', keyMessages.noSavedKey(providers[provider].name));
+      throw new ApiError(
+        404,
+        'keys:not_found',
+        messageFor('keys:not_found', { provider: providers[provider].name, toTest: true }),
+      );
     }
     key = c.var.deps.box.open(row.api_key);
   }

@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from '@chorus/shared/api/keys';
 import { apiKeyFormatError } from '@chorus/shared/api/keys';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { providerIds, providers } from '@chorus/shared/providers';
 import { maskKey } from '../../../crypto/secret-box.ts';
 import {
@@ -69,7 +70,7 @@ export const apiKeysRouter = createRouter<AuthedEnv>()
       throw new ApiError(
         404,
         'keys:not_found',
-        `You have no ${providers[provider].name} key saved.`,
+        messageFor('keys:not_found', { provider: providers[provider].name }),
       );
     }
     await keysChanged(c.var.deps, c.var.user.id);

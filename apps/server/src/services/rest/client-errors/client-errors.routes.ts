@@ -4,6 +4,7 @@ import {
   clientErrorReceiptSchema,
   clientErrorReportSchema,
 } from '@chorus/shared/api/client-errors';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { clientErrorMaxBytes } from '@chorus/shared/limits';
 import { errorBody } from '../../../http/errors.ts';
 import { errorResponse, jsonContent } from '../../../http/openapi.ts';
@@ -14,7 +15,11 @@ const reportSizeLimit = bodyLimit({
   onError: (c) =>
     c.json(
       errorBody(
-        `The error report is larger than ${clientErrorMaxBytes / 1024} KB. Shorten the stack or details.`,
+        messageFor('request:too_large', {
+          subject: 'The error report',
+          limit: `${clientErrorMaxBytes / 1024} KB`,
+          fix: 'Shorten the stack or details',
+        }),
         'request:too_large',
       ),
       413,

@@ -75,11 +75,11 @@ describe('POST /rest/v1/client-errors', () => {
   it('answers a malformed report with 400 naming what is wrong', async () => {
     const caller = t.client();
     const cases: [unknown, RegExp][] = [
-      [{ ...report, kind: 'explosion' }, /^kind: /],
-      [{ kind: 'other' }, /^message: /],
-      [{ kind: 'other', message: '   ' }, /^message: /],
-      [{ ...report, details: ['not', 'a', 'record'] }, /^details: /],
-      [{ ...report, stack: 'x'.repeat(8001) }, /^stack: /],
+      [{ ...report, kind: 'explosion' }, /^Field kind: /],
+      [{ kind: 'other' }, /^Field message: /],
+      [{ kind: 'other', message: '   ' }, /^Field message: /],
+      [{ ...report, details: ['not', 'a', 'record'] }, /^Field details: /],
+      [{ ...report, stack: 'x'.repeat(8001) }, /^Field stack: /],
       ['{not json', /not valid JSON/],
     ];
     for (const [body, error] of cases) {

@@ -97,7 +97,11 @@ describe('the Markdown export', () => {
     expect(markdownMessage(message({ role: 'user', provider: 'openai' }))).toContain('### You\n');
     expect(
       markdownMessage(
-        message({ status: 'error', content: '', error: { code: 'x', message: 'No key.\nAdd one.' } }),
+        message({
+          status: 'error',
+          content: '',
+          error: { code: 'x', message: 'No key.\nAdd one.' },
+        }),
       ),
     ).toContain('> **The reply failed:** No key.\n> Add one.\n');
     expect(markdownMessage(message({ status: 'interrupted' }))).toContain(
@@ -105,7 +109,12 @@ describe('the Markdown export', () => {
     );
     expect(
       markdownMessage(
-        message({ sources: [{ url: 'https://example.com/a', title: 'A' }, { url: '', document_name: 'Doc' }] }),
+        message({
+          sources: [
+            { url: 'https://example.com/a', title: 'A' },
+            { url: '', document_name: 'Doc' },
+          ],
+        }),
       ),
     ).toContain('Sources:\n\n- [A](https://example.com/a)\n- Doc\n');
   });

@@ -1,5 +1,4 @@
 import { ApiError } from '../../../http/errors.ts';
 
 /** Someone else's conversation and a missing one look the same from outside. */
-export const conversationNotFound = () =>
-  new ApiError(404, 'conversations:not_found', 'This conversation does not exist or is not yours.');
+export const conversationNotFound = () => new ApiError(404, 'conversations:not_found');

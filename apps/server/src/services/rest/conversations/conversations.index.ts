@@ -24,6 +24,7 @@ import {
   listConversationsRoute,
   latestMessagesRoute,
   listMessagesRoute,
+  selectMessageVersionRoute,
   updateConversationRoute,
 } from './conversations.routes.ts';
 import { conversationNotFound } from './conversation-not-found.ts';
@@ -37,6 +38,7 @@ const toConversation = (row: ConversationRow): Conversation => ({
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
   pinned_at: row.pinned_at?.toISOString() ?? null,
+  system_prompt: row.system_prompt,
 });
 
 export const conversationsRouter = createRouter<AuthedEnv>()
@@ -64,9 +66,10 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     );
   })
   .openapi(createConversationRoute, async (c) => {
-    const { title } = c.req.valid('json');
+    const { title, system_prompt } = c.req.valid('json');
     const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).create(
       title,
+      system_prompt,
     );
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('INSERT', row.id));
     return c.json(toConversation(row), 201);
@@ -134,6 +137,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       {
         messages: page.messages.map(toMessage),
         older_cursor: page.older && oldest ? encodeSeqCursor(oldest.seq) : null,
+        system_prompt: page.systemPrompt,
       },
       200,
     );
@@ -152,4 +156,23 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     if (!row) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, messageChange('INSERT', row));
     return c.json(toMessage(row), 201);
+  })
+  .openapi(selectMessageVersionRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const notFound = () =>
+      new ApiError(
+        404,
+        'chat:version_not_found',
+        'This answer does not exist or is not yours. Reload the conversation.',
+      );
+    if (!isUuid(id)) throw notFound();
+    const versions = await new MessagesRepository(
+      c.var.deps.database.db,
+      c.var.user.id,
+    ).selectVersion(id);
+    const selected = versions.find((v) => v.id === id);
+    if (!selected) throw notFound();
+    // The user's other tabs show the version picked here.
+    await c.var.deps.realtime.publish(c.var.user.id, messageChange('UPDATE', selected));
+    return c.json(toMessage({ ...selected, version_ids: versions.map((v) => v.id) }), 200);
   });

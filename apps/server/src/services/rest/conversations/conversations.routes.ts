@@ -143,3 +143,22 @@ export const createMessageRoute = createRoute({
     404: errorResponse('No such conversation'),
   },
 });
+
+export const selectMessageVersionRoute = createRoute({
+  'x-access': 'user',
+  method: 'post',
+  path: '/messages/{id}/select',
+  tags,
+  summary: 'Make a version of an answer the current one',
+  description:
+    'A regenerate keeps the earlier answers as versions. The selected version is shown, sent as ' +
+    'context with the next message, exported and shared; the others stay as versions.',
+  security: sessionCookie,
+  middleware: [requireUser] as const,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(messageSchema, 'The selected version, now current'),
+    401: errorResponse('Authentication required'),
+    404: errorResponse('No such answer'),
+  },
+});

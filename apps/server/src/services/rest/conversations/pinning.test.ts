@@ -37,8 +37,9 @@ const seed = async (owner: Client, n: number, prefix = 'chat') => {
   const start = Date.UTC(2025, 0, 1);
   const made: Conversation[] = [];
   for (let i = 0; i < n; i++) {
-    const conv = (await owner.post<Conversation>('/rest/v1/conversations', { title: `${prefix} ${i}` }))
-      .body;
+    const conv = (
+      await owner.post<Conversation>('/rest/v1/conversations', { title: `${prefix} ${i}` })
+    ).body;
     await t.db
       .update(conversations)
       .set({ created_at: new Date(start + i * 1000) })
@@ -96,9 +97,14 @@ describe('pinned conversations', () => {
   it('pins without renaming or counting as activity, and renames without unpinning', async () => {
     const ann = await t.user('pin-fields@example.com');
     const [conv] = await seed(ann, 1);
-    const before = (await t.db.select().from(conversations).where(eq(conversations.id, conv!.id)))[0]!;
+    const before = (
+      await t.db.select().from(conversations).where(eq(conversations.id, conv!.id))
+    )[0]!;
     const pinned = await pin(ann, conv!);
-    expect(pinned.body).toMatchObject({ title: 'chat 0', updated_at: before.updated_at.toISOString() });
+    expect(pinned.body).toMatchObject({
+      title: 'chat 0',
+      updated_at: before.updated_at.toISOString(),
+    });
     const renamed = await ann.patch<Conversation>(`/rest/v1/conversations/${conv!.id}`, {
       title: 'Renamed',
     });

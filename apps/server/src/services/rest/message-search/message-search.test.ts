@@ -153,7 +153,11 @@ describe('GET /rest/v1/messages/search', () => {
   });
 
   it('takes tsquery syntax and SQL in a query as plain words', async () => {
-    const text = await say(ann, annChat, 'Drop the table of messages near the window, said the carpenter.');
+    const text = await say(
+      ann,
+      annChat,
+      'Drop the table of messages near the window, said the carpenter.',
+    );
     for (const q of [
       "carpenter'); drop table messages; --",
       'carpenter & !window',

@@ -1,4 +1,3 @@
-import { messages } from '@chorus/shared/messages';
 import { publicNamePattern, publicNamePatternMessage } from '@chorus/shared/api/profile';
 import { latestSubscription } from '../../../db/repositories/billing.ts';
 import { findPlanForUser, listPurchasablePlans } from '../../../db/repositories/pricing-plans.ts';
@@ -26,22 +25,18 @@ export const profileRouter = createRouter<AuthedEnv>()
       await repo.ensure({ email: user.email, name: user.name });
       profile = await repo.get();
     }
-    if (!profile) throw new ApiError(404, 'profile:not_found', messages.profile.notFound);
+    if (!profile) throw new ApiError(404, 'profile:not_found');
     return c.json(profile, 200);
   })
   .openapi(patchProfile, async (c) => {
     const repo = new ProfilesRepository(c.var.deps.database.db, c.var.user.id);
     try {
       const profile = await repo.update(c.req.valid('json'));
-      if (!profile) throw new ApiError(404, 'profile:not_found', messages.profile.notFound);
+      if (!profile) throw new ApiError(404, 'profile:not_found');
       return c.json(profile, 200);
     } catch (error) {
       if (error instanceof PublicNameTakenError) {
-        throw new ApiError(
-          409,
-          'profile:public_name_taken',
-          'That public name is already taken. Please choose another.',
-        );
+        throw new ApiError(409, 'profile:public_name_taken');
       }
       throw error;
     }

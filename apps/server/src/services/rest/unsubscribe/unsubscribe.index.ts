@@ -7,11 +7,7 @@ import { unsubscribeRoute } from './unsubscribe.routes.ts';
 export const unsubscribeRouter = createRouter().openapi(unsubscribeRoute, async (c) => {
   const { email, token } = c.req.valid('json');
   if (!createUnsubscribeTokens(c.var.deps.config.authSecret).verify(email, token)) {
-    throw new ApiError(
-      403,
-      'email:unsubscribe_link',
-      'This unsubscribe link is not valid. Use the link from the e-mail exactly as it was sent.',
-    );
+    throw new ApiError(403, 'email:unsubscribe_link');
   }
   const address = await recordUnsubscribe(c.var.deps.database.db, email);
   c.var.deps.log.info('an address unsubscribed');

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { errorBody } from '../../../http/errors.ts';
 import type { FileRow } from '../../../db/repositories/files.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
@@ -57,7 +58,7 @@ export const downloadResponse = async (c: Context<AppEnv>, row: FileRow, expires
     ETag: `"${row.sha256}"`,
   });
   if (range === 'unsatisfiable') {
-    return c.json(errorBody('The asked range lies outside the file.', 'storage:bad_range'), 416, {
+    return c.json(errorBody(messageFor('storage:bad_range'), 'storage:bad_range'), 416, {
       'Content-Range': `bytes */${row.size_bytes}`,
     });
   }

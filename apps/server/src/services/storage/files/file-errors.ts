@@ -1,8 +1,6 @@
-import { storageMessages } from '@chorus/shared/messages';
 import { ApiError } from '../../../http/errors.ts';
 
 /** Someone else's file and a missing one look the same from outside. */
-export const fileNotFound = () => new ApiError(404, 'storage:not_found', storageMessages.notFound);
+export const fileNotFound = () => new ApiError(404, 'storage:not_found');
 
-export const storageUnavailable = () =>
-  new ApiError(503, 'storage:unavailable', storageMessages.unavailable);
+export const storageUnavailable = () => new ApiError(503, 'storage:unavailable');

@@ -5,7 +5,7 @@ import {
   fileLinkTtlSeconds,
   isAcceptedFileType,
 } from '@chorus/shared/limits';
-import { storageMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { decodeCursor, encodeCursor } from '../../../db/keyset-cursor.ts';
 import {
   FilesRepository,
@@ -65,17 +65,17 @@ export const filesRouter = createRouter<AuthedEnv>()
   .openapi(uploadFileRoute, async (c) => {
     const { purpose, conversation_id } = c.req.valid('query');
     const name = displayName(c.req.valid('header')['x-file-name']);
-    if (!name) throw new ApiError(400, 'storage:name_required', storageMessages.nameRequired);
+    if (!name) throw new ApiError(400, 'storage:name_required');
     const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!isAcceptedFileType(contentType)) {
       throw new ApiError(
         415,
         'storage:unsupported_type',
-        storageMessages.unsupportedType(contentType),
+        messageFor('storage:unsupported_type', { type: contentType }),
       );
     }
     const body = c.req.raw.body;
-    if (!body) throw new ApiError(400, 'storage:empty', storageMessages.emptyFile);
+    if (!body) throw new ApiError(400, 'storage:empty');
     const row = await storeUpload(c.var.deps, {
       userId: c.var.user.id,
       name,
@@ -95,11 +95,7 @@ export const filesRouter = createRouter<AuthedEnv>()
     const { limit, cursor, purpose, conversation_id } = c.req.valid('query');
     const after = cursor ? decodeCursor(cursor) : undefined;
     if (after === null) {
-      throw new ApiError(
-        400,
-        'storage:bad_cursor',
-        'The page cursor is not valid; start again from the first page.',
-      );
+      throw new ApiError(400, 'storage:bad_cursor');
     }
     const repo = new FilesRepository(c.var.deps.database.db, c.var.user.id);
     // One extra row tells whether another page exists without a count query.
@@ -176,10 +172,8 @@ export const objectRouter = createRouter<AppEnv>().openapi(downloadObjectRoute, 
   const { id } = c.req.valid('param');
   const { exp, sig } = c.req.valid('query');
   const check = isUuid(id) ? c.var.deps.links.verify(id, exp, sig) : 'invalid';
-  if (check === 'invalid')
-    throw new ApiError(403, 'storage:link_invalid', storageMessages.linkInvalid);
-  if (check === 'expired')
-    throw new ApiError(403, 'storage:link_expired', storageMessages.linkExpired);
+  if (check === 'invalid') throw new ApiError(403, 'storage:link_invalid');
+  if (check === 'expired') throw new ApiError(403, 'storage:link_expired');
   const row = await findFileForSignedLink(c.var.deps.database.db, id);
   if (!row) throw fileNotFound();
   return downloadResponse(c, row, Number(exp));

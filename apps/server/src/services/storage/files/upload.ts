@@ -7,7 +7,7 @@ import {
   type AcceptedFileType,
   type FilePurpose,
 } from '@chorus/shared/limits';
-import { storageMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { FilesRepository, type FileRow } from '../../../db/repositories/files.ts';
 import { findPlanForUser } from '../../../db/repositories/pricing-plans.ts';
 import type { PlanRow } from '../../../db/repositories/plans.ts';
@@ -45,24 +45,26 @@ const tooLarge = (limits: FileLimits, plan: PlanRow) =>
   new ApiError(
     413,
     'storage:file_too_large',
-    storageMessages.fileTooLarge(formatBytes(limits.maxFileBytes), plan.name),
+    messageFor('storage:file_too_large', {
+      limit: formatBytes(limits.maxFileBytes),
+      plan: plan.name,
+    }),
   );
 
 const quotaExceeded = (used: number, limits: FileLimits, plan: PlanRow) =>
   new ApiError(
     413,
     'storage:quota_exceeded',
-    storageMessages.quotaExceeded(
-      formatBytes(used),
-      formatBytes(limits.storageQuotaBytes),
-      plan.name,
-    ),
+    messageFor('storage:quota_exceeded', {
+      used: formatBytes(used),
+      quota: formatBytes(limits.storageQuotaBytes),
+      plan: plan.name,
+    }),
   );
 
-const emptyFile = () => new ApiError(400, 'storage:empty', storageMessages.emptyFile);
+const emptyFile = () => new ApiError(400, 'storage:empty');
 
-const conversationNotFound = () =>
-  new ApiError(404, 'conversations:not_found', storageMessages.conversationNotFound);
+const conversationNotFound = () => new ApiError(404, 'conversations:not_found');
 
 /**
  * Streams one upload into storage: reserve its bytes against the plan's quota (one row, under
@@ -124,7 +126,9 @@ export const storeUpload = async (deps: Deps, upload: Upload): Promise<FileRow> 
       throw new ApiError(
         415,
         'storage:content_mismatch',
-        storageMessages.contentMismatch(acceptedFileTypes[upload.contentType].label),
+        messageFor('storage:content_mismatch', {
+          label: acceptedFileTypes[upload.contentType].label,
+        }),
       );
     }
     if (error instanceof EmptyUploadError) throw emptyFile();
@@ -138,7 +142,7 @@ export const storeUpload = async (deps: Deps, upload: Upload): Promise<FileRow> 
     if (source.sourceError !== undefined) {
       // The client went away mid-upload; the answer is for whoever retries.
       deps.log.info({ fileId: id, reason: String(source.sourceError) }, 'upload cut off');
-      throw new ApiError(400, 'storage:upload_incomplete', storageMessages.uploadIncomplete);
+      throw new ApiError(400, 'storage:upload_incomplete');
     }
     throw error;
   }

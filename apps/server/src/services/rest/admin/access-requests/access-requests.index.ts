@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INVITATION_VALID_DAYS } from '@chorus/shared/api/access-requests';
-import { peopleMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import {
   AccessRequestsAdmin,
   emailHasAccount,
@@ -22,12 +22,12 @@ import {
 const decided = (result: DecisionResult) => {
   if (result.ok) return result.request;
   if (result.reason === 'not_found') {
-    throw new ApiError(404, 'access_requests:not_found', peopleMessages.accessRequestNotFound);
+    throw new ApiError(404, 'access_requests:not_found');
   }
   throw new ApiError(
     409,
     'access_requests:decided',
-    peopleMessages.accessRequestDecided(result.status),
+    messageFor('access_requests:decided', { status: result.status }),
   );
 };
 
@@ -44,7 +44,7 @@ export const adminAccessRequestsRouter = createRouter<AuthedEnv>()
     const email = await findAccessRequestEmail(database.db, id);
     // Signed up in the meantime (while sign-up was open, say): there is no one to invite.
     if (email && (await emailHasAccount(database.db, email))) {
-      throw new ApiError(409, 'access_requests:has_account', peopleMessages.userAlreadyExists);
+      throw new ApiError(409, 'access_requests:has_account');
     }
     const request = decided(await admin.approve(id, hashInviteToken(token), expiresAt));
     await mailer.send({

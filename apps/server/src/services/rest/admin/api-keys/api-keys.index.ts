@@ -18,6 +18,7 @@ import {
   patchProviderRoute,
   putAdminApiKeyRoute,
 } from './api-keys.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 const summary = (row: MaskedSystemKey): AdminApiKeySummary => ({
   provider: row.provider as AdminApiKeySummary['provider'],
@@ -68,7 +69,7 @@ export const adminApiKeysRouter = createRouter<AuthedEnv>()
       throw new ApiError(
         404,
         'keys:not_found',
-        `There is no ${kind} key for ${providers[provider].name}.`,
+        messageFor('keys:not_found', { provider: providers[provider].name, kind }),
       );
     }
     await keysChanged(c.var.deps);

@@ -23,7 +23,7 @@ export const adminAuditLogsRouter = createRouter<AuthedEnv>()
     const from = bound(q.from, 'start');
     const to = bound(q.to, 'end');
     if (from && to && from > to) {
-      throw new ApiError(400, 'audit_logs:bad_range', 'The start of the range is after its end.');
+      throw new ApiError(400, 'audit_logs:bad_range');
     }
     return c.json(await listAuditLogs(c.var.deps.database.db, { ...q, from, to }), 200);
   })

@@ -6,7 +6,7 @@ import {
   auditLogsResponseSchema,
   createAuditLogSchema,
 } from '@chorus/shared/api/audit-logs';
-import { messages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { isAdminRole } from '@chorus/shared/roles';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
@@ -15,9 +15,13 @@ import { adminOnly, adminRefusals } from '../admin-route.ts';
 
 /** Spec §6: a non-admin's write is refused with this exact sentence, before the body is read. */
 const requireAdminToLog = createMiddleware<AuthedEnv>(async (c, next) => {
-  if (!c.var.user) throw new ApiError(401, 'auth:required', messages.auth.required);
+  if (!c.var.user) throw new ApiError(401, 'auth:required');
   if (!isAdminRole(c.var.role)) {
-    throw new ApiError(403, 'auth:forbidden', messages.admin.notAuthorizedToLog);
+    throw new ApiError(
+      403,
+      'auth:forbidden',
+      messageFor('auth:forbidden', { action: 'log admin action' }),
+    );
   }
   await next();
 });

@@ -9,9 +9,9 @@ import {
   listEmailOutboxRoute,
   resendEmailOutboxRoute,
 } from './email-outbox.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
-const notFound = () =>
-  new ApiError(404, 'email:not_found', 'There is no such e-mail in the outbox.');
+const notFound = () => new ApiError(404, 'email:not_found');
 
 export const adminEmailOutboxRouter = createRouter<AuthedEnv>()
   .openapi(listEmailOutboxRoute, async (c) =>
@@ -36,17 +36,13 @@ export const adminEmailOutboxRouter = createRouter<AuthedEnv>()
         throw new ApiError(
           409,
           'email:unsubscribed',
-          `Not resent: ${[...out].join(', ')} unsubscribed from this kind of e-mail.`,
+          messageFor('email:unsubscribed', { recipients: [...out] }),
         );
       }
     }
     const outcome = await mailer.resend(id);
     if (outcome === 'erased') {
-      throw new ApiError(
-        409,
-        'email:one_time_link',
-        'This e-mail held a one-time link and was delivered already, so it is not kept to resend. Ask the person to request a new link.',
-      );
+      throw new ApiError(409, 'email:one_time_link');
     }
     await repo.auditResend(c.var.user.id, mail, outcome ?? 'missing');
     log.info({ adminId: c.var.user.id, outboxId: id, outcome }, 'email resent by an admin');

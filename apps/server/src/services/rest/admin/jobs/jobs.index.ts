@@ -1,4 +1,4 @@
-import { FAILED_JOBS_PAGE, jobMessages } from '@chorus/shared/api/jobs';
+import { FAILED_JOBS_PAGE } from '@chorus/shared/api/jobs';
 import { writeAuditLog } from '../../../../db/repositories/audit-logs.ts';
 import type { AuthedEnv, Deps } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
@@ -7,10 +7,10 @@ import { listFailedJobsRoute, listJobQueuesRoute, retryFailedJobRoute } from './
 
 /** The queue, once it is known to run and to hold `name`. */
 const runningQueue = async (deps: Deps, name?: string) => {
-  if (!deps.jobs.running) throw new ApiError(503, 'jobs:unavailable', jobMessages.unavailable);
+  if (!deps.jobs.running) throw new ApiError(503, 'jobs:unavailable');
   const queues = await deps.jobs.summaries();
   if (name !== undefined && !queues.some((q) => q.name === name)) {
-    throw new ApiError(404, 'jobs:queue_not_found', jobMessages.queueNotFound);
+    throw new ApiError(404, 'jobs:queue_not_found');
   }
   return queues;
 };
@@ -27,7 +27,7 @@ export const adminJobsRouter = createRouter<AuthedEnv>()
     const { name, id } = c.req.valid('param');
     await runningQueue(deps, name);
     if (!(await deps.jobs.retry(name, id))) {
-      throw new ApiError(404, 'jobs:failed_job_not_found', jobMessages.failedJobNotFound);
+      throw new ApiError(404, 'jobs:failed_job_not_found');
     }
     await writeAuditLog(deps.database.db, c.var.user.id, {
       action: 'retry_job',

@@ -1,4 +1,4 @@
-import { planMessages } from '@chorus/shared/messages';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import {
   AdminPlansRepository,
   FreePlanProtectedError,
@@ -14,21 +14,22 @@ import {
   updatePricingPlanRoute,
 } from './pricing-plans.routes.ts';
 
-const planNotFound = () =>
-  new ApiError(404, 'plans:not_found', 'That pricing plan does not exist. Reload the list.');
+const planNotFound = () => new ApiError(404, 'plans:not_found');
 
 /** Turns the repository's refusals into answers a person can act on. */
 const refused = (error: unknown, name: string | undefined): never => {
   if (error instanceof PlanNameTakenError) {
-    throw new ApiError(409, 'plans:name_taken', planMessages.planNameTaken(name ?? ''));
+    throw new ApiError(
+      409,
+      'plans:name_taken',
+      messageFor('plans:name_taken', { name: name ?? '' }),
+    );
   }
   if (error instanceof FreePlanProtectedError) {
     throw new ApiError(
       400,
       'plans:free_protected',
-      error.change === 'delete'
-        ? planMessages.freePlanUndeletable
-        : planMessages.freePlanNotRenamable,
+      messageFor('plans:free_protected', { change: error.change }),
     );
   }
   throw error;

@@ -4,12 +4,13 @@ import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { ApiError } from '../../../../http/errors.ts';
 import { createRouter } from '../../../../http/openapi.ts';
 import { curationRoutes } from './curation.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 const notFound = (kind: LibraryKind) =>
   new ApiError(
     404,
     'library:not_found',
-    `That ${kind === 'prompts' ? 'prompt' : 'scenario'} does not exist or is not shared any more. Reload the list.`,
+    messageFor('library:not_found', { kind: kind === 'prompts' ? 'prompt' : 'scenario' }),
   );
 
 /** Admin curation of one collection; `/admin/prompts` and `/admin/scenarios` both use it. */

@@ -6,6 +6,7 @@ import { createRouter } from '../../../../http/openapi.ts';
 import { utcDate } from '../../../../quota/quota.ts';
 import { toCsv } from './csv.ts';
 import { usageStatisticsRoute } from './usage-statistics.routes.ts';
+import { messageFor } from '@chorus/shared/error-catalogue';
 
 const DEFAULT_RANGE_DAYS = 30;
 
@@ -20,13 +21,13 @@ export const dateRange = (from: string | undefined, to: string | undefined) => {
   const end = to ?? (from ? shiftDays(from, DEFAULT_RANGE_DAYS - 1) : utcDate(new Date()));
   const start = from ?? shiftDays(end, -(DEFAULT_RANGE_DAYS - 1));
   if (start > end) {
-    throw new ApiError(400, 'usage:bad_range', 'The start date must be on or before the end date.');
+    throw new ApiError(400, 'usage:bad_range');
   }
   if (daysBetween(start, end).length > USAGE_MAX_RANGE_DAYS) {
     throw new ApiError(
       400,
       'usage:range_too_long',
-      `Pick at most ${USAGE_MAX_RANGE_DAYS} days; ${start} to ${end} is longer.`,
+      messageFor('usage:range_too_long', { max: USAGE_MAX_RANGE_DAYS, start, end }),
     );
   }
   return { from: start, to: end };

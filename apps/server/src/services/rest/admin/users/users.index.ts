@@ -1,4 +1,3 @@
-import { peopleMessages } from '@chorus/shared/messages';
 import {
   AdminUsersRepository,
   type PeopleRefusal,
@@ -15,17 +14,13 @@ import { accessChanged } from '../../../../http/session.ts';
 import { listUsersRoute, patchUserRoute } from './users.routes.ts';
 
 const refusals: Record<PeopleRefusal, ApiError> = {
-  user_not_found: new ApiError(404, 'users:not_found', peopleMessages.userNotFound),
-  plan_not_found: new ApiError(404, 'plans:not_found', peopleMessages.planNotFound),
-  self_role: new ApiError(403, 'users:self_role', peopleMessages.cannotChangeOwnRole),
-  self_suspend: new ApiError(403, 'users:self_suspend', peopleMessages.cannotSuspendSelf),
-  super_admin_only: new ApiError(403, 'users:super_admin_only', peopleMessages.superAdminOnly),
-  admin_suspend_needs_super_admin: new ApiError(
-    403,
-    'users:suspend_admin',
-    peopleMessages.cannotSuspendAdmin,
-  ),
-  last_super_admin: new ApiError(409, 'users:last_super_admin', peopleMessages.lastSuperAdmin),
+  user_not_found: new ApiError(404, 'users:not_found'),
+  plan_not_found: new ApiError(404, 'plans:not_found'),
+  self_role: new ApiError(403, 'users:self_role'),
+  self_suspend: new ApiError(403, 'users:self_suspend'),
+  super_admin_only: new ApiError(403, 'users:super_admin_only'),
+  admin_suspend_needs_super_admin: new ApiError(403, 'users:suspend_admin'),
+  last_super_admin: new ApiError(409, 'users:last_super_admin'),
 };
 
 export const adminUsersRouter = createRouter<AuthedEnv>()

@@ -1,0 +1,397 @@
+// Plain data, no zod, like the list of codes, but apart from it: the web's first screen imports
+// the list, and a bundle that imports this module keeps every message object it reads (about
+// 3 KB of gzip), used or not.
+import { emailMessages } from './email.ts';
+import type { ErrorCode } from './error-codes.ts';
+import {
+  chatMessages,
+  keyMessages,
+  messages,
+  peopleMessages,
+  planMessages,
+  serviceMessages,
+  storageMessages,
+} from './messages.ts';
+import { joinSentences } from './sentences.ts';
+import { shareMessages } from './share-messages.ts';
+
+const invalidRequest = 'The request is not valid. Check what was sent and try again.';
+
+/** One code's words: what happened and what to try. */
+export type CatalogueEntry = {
+  /** What a person reads when nothing more particular is known. */
+  message: string;
+  /** The same failure told with its particulars: a provider's name, a limit, a date. */
+  detail?: (params: never) => string;
+  /**
+   * The wording is quoted in the product spec and sent exactly as written there, even where the
+   * spec leaves off the final full stop; text that joins it to more words adds one (asSentence).
+   */
+  spec?: true;
+};
+
+/**
+ * THE catalogue of error messages: every code's default message, and for codes whose message
+ * names something (a provider, a plan, a limit) the function that words it. The server builds
+ * its ApiError from here (`new ApiError(404, 'jobs:queue_not_found')`), and a test renders every
+ * entry and checks its punctuation.
+ */
+export const errorCatalogue = {
+  // Requests in general
+  'bad_request:validation': {
+    message: invalidRequest,
+    /** One sentence per problem zod found, each led by the field it is about. */
+    detail: ({ issues }: { issues: readonly { path: string; message: string }[] }) =>
+      joinSentences(
+        ...issues.map(({ path, message }) => (path ? `Field ${path}: ${message}` : message)),
+      ) || invalidRequest,
+  },
+  'request:malformed_json': {
+    message: 'The request body is not valid JSON. Fix it and try again.',
+  },
+  'request:too_large': {
+    message: 'The request is too large. Send less at once.',
+    detail: ({ subject, limit, fix }: { subject: string; limit: string; fix: string }) =>
+      joinSentences(`${subject} is larger than ${limit}`, fix),
+  },
+  'request:invalid_text': {
+    message:
+      'The request holds a character that is not text (a NUL or a broken Unicode sequence). Remove it and try again.',
+  },
+  'request:failed': { message: 'The request failed. Try again in a moment.' },
+  'http:not_found': {
+    message: 'There is nothing at this address. Check the link.',
+    detail: ({ endpoint, file }: { endpoint?: string; file?: string }) =>
+      file
+        ? `There is no file "${file}". Reload the page to get the current version.`
+        : `There is no endpoint "${endpoint ?? ''}". Check the method and the path.`,
+  },
+  'server:internal': {
+    message: 'Something went wrong on our side. Please try again in a moment.',
+  },
+  'database:unavailable': {
+    message:
+      'The database is not answering right now, so nothing was changed. Try again in a moment.',
+    detail: ({ seconds }: { seconds: number }) => serviceMessages.databaseUnavailable(seconds),
+  },
+  'rate_limit:exceeded': {
+    message: 'Too many requests. Wait a moment, then try again.',
+    detail: ({ operation, seconds }: { operation: string; seconds: number }) =>
+      messages.rateLimit.operation(operation, seconds),
+    spec: true,
+  },
+  // Auth and people
+  'auth:required': { message: messages.auth.required, spec: true },
+  'auth:forbidden': {
+    message: 'This area is for administrators only.',
+    /** Spec §5: `{ action: 'log admin action' }` is the audit log's refusal. */
+    detail: ({ action }: { action: string }) => `Not authorized to ${action}`,
+    spec: true,
+  },
+  'auth:untrusted_origin': {
+    message:
+      'This request did not come from a Chorus page, so it was refused. Reload Chorus and try again.',
+  },
+  'profile:not_found': { message: messages.profile.notFound, spec: true },
+  'profile:public_name_taken': {
+    message: 'That public name is already taken. Please choose another.',
+  },
+  'users:not_found': { message: peopleMessages.userNotFound },
+  'users:self_role': { message: peopleMessages.cannotChangeOwnRole },
+  'users:self_suspend': { message: peopleMessages.cannotSuspendSelf },
+  'users:last_super_admin': { message: peopleMessages.lastSuperAdmin },
+  'users:super_admin_only': { message: peopleMessages.superAdminOnly },
+  'users:suspend_admin': { message: peopleMessages.cannotSuspendAdmin },
+  'access_requests:not_found': { message: peopleMessages.accessRequestNotFound },
+  'access_requests:decided': {
+    message: 'This request was already decided. Reload the page to see its current state.',
+    detail: ({ status }: { status: string }) => peopleMessages.accessRequestDecided(status),
+  },
+  'access_requests:has_account': { message: peopleMessages.userAlreadyExists },
+  'audit_logs:bad_range': {
+    message: 'The start of the range is after its end. Pick a start on or before the end.',
+  },
+  // Keys, providers and model calls
+  'keys:missing': {
+    message:
+      'No API key for this provider is available to you. Add one on the API keys page, or pick another provider.',
+    detail: ({ provider }: { provider: string }) =>
+      `No ${provider} API key is available to you. Add one on the API keys page, or pick another provider.`,
+  },
+  'keys:not_found': {
+    message: 'There is no such API key. Reload the page to see the keys saved.',
+    /** `kind`: an admin's default or system key; `toTest`: the key test found none to test. */
+    detail: ({ provider, kind, toTest }: { provider: string; kind?: string; toTest?: boolean }) =>
+      kind
+        ? `There is no ${kind} key for ${provider}.`
+        : toTest
+          ? keyMessages.noSavedKey(provider)
+          : `You have no ${provider} key saved.`,
+  },
+  'keys:invalid_format': {
+    message: 'This API key does not have the format its provider uses. Check that it is whole.',
+    /** Spec §5's words, as apiKeyFormatError (api/keys.ts) picks them: empty, or a wrong prefix. */
+    detail: ({ provider, prefix }: { provider: string; prefix?: string }) =>
+      prefix === undefined
+        ? keyMessages.emptyKey(provider)
+        : keyMessages.mustStartWith(provider, prefix),
+    spec: true,
+  },
+  'proxy:direct_call': {
+    message: 'Direct provider API calls are not allowed. Use the provider selection instead.',
+    detail: ({ provider }: { provider: string }) => keyMessages.directCallNotAllowed(provider),
+    spec: true,
+  },
+  'provider:failed': {
+    message: 'The reply from the provider failed. Try again, or switch to another provider.',
+    detail: ({ provider }: { provider: string }) =>
+      `The reply from ${provider} failed. Try again, or switch to another provider.`,
+  },
+  'provider:timeout': {
+    message: 'The provider took too long to answer. Try again, or pick a faster model.',
+    /** `seconds`: the whole call's time limit, when the call had one of its own. */
+    detail: ({ provider, seconds }: { provider: string; seconds?: number }) =>
+      seconds === undefined
+        ? `${provider} took too long to answer. Try again, or pick a faster model.`
+        : `${provider} did not answer within ${seconds} s. Try again or raise the timeout.`,
+  },
+  'provider:auth': {
+    message: 'The provider rejected the API key. Check it on the API keys page.',
+    detail: ({ provider }: { provider: string }) =>
+      `${provider} rejected the API key. Check it on the API keys page.`,
+  },
+  'provider:rate_limited': {
+    message: 'The provider is rate limiting requests right now. Wait a moment and try again.',
+    detail: ({ provider }: { provider: string }) =>
+      `${provider} is rate limiting requests right now. Wait a moment and try again.`,
+  },
+  'provider:unavailable': {
+    message: 'The provider had a problem answering. Try again in a moment.',
+    detail: ({ provider, status }: { provider: string; status: number }) =>
+      `${provider} had a problem answering (HTTP ${status}). Try again in a moment.`,
+  },
+  'provider:unknown_model': {
+    message: 'The provider does not know this model. Pick another model and try again.',
+    detail: ({ provider }: { provider: string }) =>
+      `${provider} does not know this model. Pick another model and try again.`,
+  },
+  'provider:stalled': {
+    message: 'The provider stopped responding, so the reply was cut off. Try again.',
+    detail: ({ provider }: { provider: string }) =>
+      chatMessages.providerStoppedResponding(provider),
+  },
+  'provider:interrupted': {
+    message: 'The connection to the provider broke before the reply ended. Try again.',
+    detail: ({ provider }: { provider: string }) =>
+      `The connection to ${provider} broke before the reply ended. Try again.`,
+  },
+  'openrouter:unavailable': {
+    message:
+      'The OpenRouter model list could not be loaded. Try again in a moment; you can still type a model id.',
+  },
+  'quota:exceeded': {
+    message:
+      'You have used all the prompts your plan allows for today. The limit resets at 00:00 UTC.',
+    detail: ({ limit, plan, wait }: { limit: number; plan: string; wait: string }) =>
+      planMessages.quotaExceeded(limit, plan, wait),
+  },
+  'quota:provider_not_allowed': {
+    message:
+      'Your plan does not include this provider. Pick another provider, or ask an admin for a plan that includes it.',
+    detail: ({ provider, plan }: { provider: string; plan: string }) =>
+      planMessages.providerNotAllowed(provider, plan),
+  },
+  'quota:model_not_allowed': {
+    message:
+      'Your plan does not include this model. Pick another model, or ask an admin for a plan that includes it.',
+    detail: ({ model, plan }: { model: string; plan: string }) =>
+      planMessages.modelNotAllowed(model, plan),
+  },
+  // Chat
+  'conversations:not_found': { message: storageMessages.conversationNotFound },
+  'conversations:bad_cursor': {
+    message: 'The page cursor is not valid; start again from the first page.',
+    detail: (_: { inConversation: true }) =>
+      'The page cursor is not valid; open the conversation again.',
+  },
+  'chat:nothing_to_regenerate': { message: 'There is no message to answer again yet.' },
+  'chat:message_not_found': {
+    message: 'The message to edit does not exist in this conversation.',
+  },
+  'chat:already_sent': {
+    message:
+      'This message was sent already; it is in the conversation. Reload it to see its reply.',
+  },
+  'chat:version_not_found': {
+    message: 'This answer does not exist or is not yours. Reload the conversation.',
+  },
+  'chat:server_restarting': { message: chatMessages.serverRestarting },
+  'chat:not_saved': { message: chatMessages.replyNotSaved },
+  'conversations:files_not_deleted': { message: storageMessages.conversationFilesNotDeleted },
+  'conversations:files_added': { message: storageMessages.conversationChanged },
+  'shares:not_found': { message: shareMessages.unavailable },
+  'shares:nothing_to_share': { message: shareMessages.nothingToShare },
+  // Files
+  'storage:not_found': { message: storageMessages.notFound },
+  'storage:unavailable': { message: storageMessages.unavailable },
+  'storage:name_required': { message: storageMessages.nameRequired },
+  'storage:unsupported_type': {
+    message: `Files of this type cannot be uploaded. Accepted types: ${storageMessages.acceptedTypes}.`,
+    detail: ({ type }: { type: string }) => storageMessages.unsupportedType(type),
+  },
+  'storage:empty': { message: storageMessages.emptyFile },
+  'storage:bad_cursor': {
+    message: 'The page cursor is not valid; start again from the first page.',
+  },
+  'storage:bad_range': {
+    message: 'The asked range lies outside the file. Ask for bytes within its size.',
+  },
+  'storage:link_invalid': { message: storageMessages.linkInvalid },
+  'storage:link_expired': { message: storageMessages.linkExpired },
+  'storage:file_too_large': {
+    message:
+      'This file is larger than your plan allows. Upload a smaller file, or ask an admin for a plan with a higher limit.',
+    detail: ({ limit, plan }: { limit: string; plan: string }) =>
+      storageMessages.fileTooLarge(limit, plan),
+  },
+  'storage:quota_exceeded': {
+    message:
+      'Not enough storage left on your plan. Delete files you no longer need, or ask an admin for a plan with more storage.',
+    detail: ({ used, quota, plan }: { used: string; quota: string; plan: string }) =>
+      storageMessages.quotaExceeded(used, quota, plan),
+  },
+  'storage:content_mismatch': {
+    message: `The file's contents are not of the type it was sent as. Check the file, or send it with its real type. Accepted types: ${storageMessages.acceptedTypes}.`,
+    detail: ({ label }: { label: string }) => storageMessages.contentMismatch(label),
+  },
+  'storage:upload_incomplete': { message: storageMessages.uploadIncomplete },
+  // Knowledge
+  'knowledge:no_embedding_model': {
+    message:
+      'This provider has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.',
+    detail: ({ provider }: { provider: string }) =>
+      `${provider} has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.`,
+  },
+  // Plans, usage and billing
+  'plans:not_found': { message: peopleMessages.planNotFound },
+  'plans:name_taken': {
+    message: 'A plan with this name already exists. Choose another name.',
+    detail: ({ name }: { name: string }) => planMessages.planNameTaken(name),
+  },
+  'plans:free_protected': {
+    message: planMessages.freePlanUndeletable,
+    detail: ({ change }: { change: 'delete' | 'rename' }) =>
+      change === 'delete' ? planMessages.freePlanUndeletable : planMessages.freePlanNotRenamable,
+  },
+  'usage:bad_range': { message: 'The start date must be on or before the end date.' },
+  'usage:range_too_long': {
+    message: 'The range is too long. Pick fewer days.',
+    detail: ({ max, start, end }: { max: number; start: string; end: string }) =>
+      `Pick at most ${max} days; ${start} to ${end} is longer.`,
+  },
+  'billing:not_configured': { message: planMessages.paymentsNotConfigured },
+  'billing:not_for_sale': {
+    message: 'This plan is not sold through Stripe; an admin assigns it.',
+    detail: ({ plan }: { plan: string }) =>
+      `The ${plan} plan is not sold through Stripe; an admin assigns it.`,
+  },
+  'billing:bad_signature': {
+    message: 'The Stripe-Signature header is missing or does not match this body.',
+  },
+  'billing:stripe_failed': {
+    message: 'Stripe could not start the checkout. Please try again in a moment.',
+  },
+  // Background jobs
+  'jobs:unavailable': {
+    message: 'Background jobs are not running on this server. Restart it, or check its log.',
+  },
+  'jobs:queue_not_found': { message: 'There is no such queue. Reload the list.' },
+  'jobs:failed_job_not_found': {
+    message: 'That job is no longer failed: it was retried already, or has been cleaned up.',
+  },
+  // Library
+  'library:not_found': {
+    message: 'That item does not exist or is not shared any more. Reload the list.',
+    detail: ({ kind }: { kind: 'prompt' | 'scenario' }) =>
+      `That ${kind} does not exist or is not shared any more. Reload the list.`,
+  },
+  // E-mail
+  'email:missing_fields': { message: emailMessages.missingFields, spec: true },
+  'email:invalid_format': {
+    message: emailMessages.invalidFormat,
+    detail: ({ email }: { email: string }) => emailMessages.invalidRecipient(email),
+    spec: true,
+  },
+  'email:one_recipient': {
+    message: 'A templated e-mail goes to one recipient. Send one request per recipient.',
+  },
+  'email:recipient_not_allowed': {
+    message: 'You can send e-mail only to your own address or to support.',
+    detail: ({ support, refused }: { support: string; refused: string }) =>
+      `You can send e-mail only to your own address or to ${support}; ${refused} is not allowed.`,
+  },
+  'email:reset_link': {
+    message: 'The reset link must be a link on this Chorus site.',
+    detail: ({ appUrl }: { appUrl: string }) =>
+      `The reset link must be a link on ${appUrl}. Send the link Chorus made for this reset.`,
+  },
+  'email:run_notification': {
+    message: emailMessages.missingData,
+    /** Spec §5's words for what the notification lacks. */
+    detail: ({ problem }: { problem: 'missingData' | 'invalidFormat' | 'noResponseText' }) =>
+      emailMessages[problem],
+    spec: true,
+  },
+  'email:not_found': { message: 'There is no such e-mail in the outbox. Reload the list.' },
+  'email:delivery_failed': {
+    message: 'Your message could not be sent right now. Please try again later.',
+    detail: ({ support }: { support: string }) =>
+      `Your message could not be sent right now. Please try again later, or write to ${support}.`,
+  },
+  'email:unsubscribed': {
+    message: 'Not resent: the recipient unsubscribed from this kind of e-mail.',
+    detail: ({ recipients }: { recipients: readonly string[] }) =>
+      `Not resent: ${recipients.join(', ')} unsubscribed from this kind of e-mail.`,
+  },
+  'email:one_time_link': {
+    message:
+      'This e-mail held a one-time link and was delivered already, so it is not kept to resend. Ask the person to request a new link.',
+  },
+  'email:unsubscribe_link': {
+    message:
+      'This unsubscribe link is not valid. Use the link from the e-mail exactly as it was sent.',
+  },
+  // Raised by the web app itself, never sent by the server
+  'rate_limit:client': {
+    message: 'Too many requests. Wait a moment, then try again.',
+    detail: ({ seconds }: { seconds: number }) => messages.rateLimit.waitSeconds(seconds),
+    spec: true,
+  },
+} satisfies Record<ErrorCode, CatalogueEntry>;
+
+/** The particulars a code's `detail` words, or never for a code that has one message only. */
+export type DetailParams<C extends ErrorCode> = (typeof errorCatalogue)[C] extends {
+  detail: (params: infer P) => string;
+}
+  ? P
+  : never;
+
+/** The codes whose message can name particulars. */
+export type DetailedErrorCode = {
+  [C in ErrorCode]: [DetailParams<C>] extends [never] ? never : C;
+}[ErrorCode];
+
+/**
+ * A code's message: the default one, or with `params` the one that names the particulars
+ * (`messageFor('keys:missing', { provider: 'OpenAI' })`).
+ */
+export const messageFor = <C extends ErrorCode>(
+  code: C,
+  ...params: [DetailParams<C>] extends [never] ? [] : [params?: DetailParams<C>]
+): string => {
+  const entry: CatalogueEntry = errorCatalogue[code];
+  const given: unknown = params[0];
+  return given !== undefined && entry.detail
+    ? (entry.detail as (params: unknown) => string)(given)
+    : entry.message;
+};
