@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './providers/app-providers';
 import { ResilienceLayer } from './resilience/resilience-layer';
+import { flushRouterUpdate } from './flush-router-update';
 import { createAppRouter } from './router';
 
 export const App = () => {
@@ -9,7 +10,7 @@ export const App = () => {
   return (
     <AppProviders>
       <ResilienceLayer>
-        <RouterProvider router={router} />
+        <RouterProvider router={router} flushSync={flushRouterUpdate} />
       </ResilienceLayer>
     </AppProviders>
   );

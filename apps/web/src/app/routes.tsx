@@ -105,6 +105,10 @@ const AdminEmails = lazyPage(
   () => import('@/features/admin/components/email-outbox-page'),
   'EmailOutboxPage',
 );
+const SharedConversation = lazyPage(
+  () => import('@/features/share/components/shared-conversation-page'),
+  'SharedConversationPage',
+);
 const Unsubscribe = lazyPage(
   () => import('@/features/unsubscribe/components/unsubscribe-page'),
   'UnsubscribePage',
@@ -166,6 +170,7 @@ export const routes: RouteObject[] = [
               { path: 'trends', element: <Trends /> },
               { path: 'help', element: <Help /> },
               { path: 'unsubscribe', element: <Unsubscribe /> },
+              { path: 'share/:token', element: <SharedConversation /> },
               { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },
               { path: 'api-docs', element: <ApiDocs /> },
             ],

@@ -100,6 +100,16 @@ export const apiFetch = <T>(path: string, options: RequestOptions = {}): Promise
   return early ? early.then((answer) => (answer === null ? read() : (answer as T))) : read();
 };
 
+/**
+ * A GET whose answer is a file (an export), guarded like every other call; the caller reads the
+ * body and its headers. Throws an ApiError with the server's message on a non-2xx answer.
+ */
+export const apiDownload = (path: string, signal?: AbortSignal): Promise<Response> =>
+  guardedFetch(
+    { method: 'GET', path, provider: undefined },
+    { headers: { Accept: '*/*' }, signal: signal ?? null },
+  );
+
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => apiFetch<T>(path, { signal }),
   post: <T>(path: string, body?: unknown) => apiFetch<T>(path, { method: 'POST', body }),

@@ -20,8 +20,12 @@ export const useSignOut = () => {
       toast.error(messages.auth.signOutFailed, { description: error.message });
       return;
     }
+    // Leave the signed-in page before its session ends: a guard still on screen would see the
+    // session end and send this tab to sign in again, back to that page, instead of the landing
+    // page. flushSync: the move renders now, not in a transition that keeps the signed-in page
+    // (and its guard) up while the landing page's code loads.
+    await navigate('/', { flushSync: true });
     clearSession(queryClient);
-    await navigate('/');
   };
 
   return { signOut, pending };

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
 import { AppProviders } from '@/app/providers/app-providers';
+import { flushRouterUpdate } from '@/app/flush-router-update';
 import type { AuthSession } from '@/lib/auth-client';
 import { adminStatusQueryOptions, type AdminStatus } from '@/lib/roles';
 import { sessionQueryKey } from '@/lib/session';
@@ -35,7 +36,7 @@ export const renderRoutes = ({ path, routes, session = null, adminStatus }: Rend
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} flushSync={flushRouterUpdate} />
     </AppProviders>,
   );
   return { ...result, router, queryClient };

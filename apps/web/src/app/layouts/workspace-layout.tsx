@@ -1,10 +1,12 @@
 import { Menu, MessageSquarePlus } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Link, useLocation, useMatches } from 'react-router';
+import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { storageKeys } from '@chorus/shared/storage-keys';
 import { Logo } from '@/components/logo';
+import { MessageSearchLauncher } from '@/features/search/components/message-search-launcher';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { focusWhenReady } from '@/lib/focus-when-ready';
+import { isNewChatShortcut } from '@/lib/shortcuts';
 import { storage } from '@/lib/storage';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { cn } from '@/lib/utils';
@@ -75,10 +77,10 @@ const Drawer = ({
       onClose();
       return;
     }
-    if ((event.target as Element).closest('a[href]')) {
-      ref.current?.close();
-      onClose();
-    }
+    // Only the native dialog closes here; its close event tells the state later. Unmounting the
+    // content now would drop the link before the router handles the click, and the browser would
+    // load the page afresh.
+    if ((event.target as Element).closest('a[href]')) ref.current?.close();
   };
   return (
     <dialog
@@ -127,9 +129,27 @@ export const WorkspaceLayout = () => {
   const [collapsed, setCollapsed] = useSidebarCollapsed();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const onNewChat = useNewChatFocus();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!isNewChatShortcut(event) || event.repeat) return;
+      event.preventDefault();
+      setDrawerOpen(false);
+      onNewChat();
+      void navigate('/chat');
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [navigate, onNewChat]);
   // The rail's search button opens the sidebar with the search box focused.
   const [searchOnExpand, setSearchOnExpand] = useState(false);
-  const { pathname } = useLocation();
+  const { pathname, key: locationKey } = useLocation();
+  // Any move to another page closes the phone's drawer (a search hit chosen over it, say).
+  const [shownKey, setShownKey] = useState(locationKey);
+  if (shownKey !== locationKey) {
+    setShownKey(locationKey);
+    setDrawerOpen(false);
+  }
   const fullBleed = useMatches().some(
     (match) => (match.handle as WorkspaceRouteHandle | undefined)?.fullBleed,
   );
@@ -189,6 +209,7 @@ export const WorkspaceLayout = () => {
       {wide ? null : (
         <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} onNewChat={onNewChat} />
       )}
+      <MessageSearchLauncher />
     </div>
   );
 };

@@ -12,6 +12,7 @@ import { ConversationList } from '@/components/conversations/conversation-list';
 import { Logo } from '@/components/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { SearchMessagesButton } from '@/features/search/components/search-messages-button';
 import { useAdminStatus } from '@/lib/roles';
 import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
@@ -183,6 +184,7 @@ export const WorkspaceSidebar = ({
           className="pl-8"
         />
       </div>
+      <SearchMessagesButton />
       {/* The areas take what they need, down to where the conversations keep 45% of the height. */}
       {searching ? null : (
         <AreaNav sections={sections} className="min-h-0 overflow-y-auto border-b pb-3" />
@@ -273,6 +275,7 @@ export const WorkspaceRail = ({
       >
         <Search aria-hidden="true" />
       </Button>
+      <SearchMessagesButton compact />
       <nav
         aria-label="Areas"
         className="-mx-2 flex min-h-0 flex-1 flex-col items-center gap-1 overflow-y-auto border-t px-2 pt-2"

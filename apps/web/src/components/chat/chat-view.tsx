@@ -19,6 +19,8 @@ type ChatViewProps = {
   unsentActions?: UnsentActions | undefined;
   /** Offered on a failed reply: moves the reader to the model picker. */
   onSwitchModel?: (() => void) | undefined;
+  /** Shows another version of a regenerated answer; without it, versions are not offered. */
+  onSelectVersion?: ((messageId: string) => void) | undefined;
   /** Below the list: notices and the composer. */
   footer?: ReactNode;
   label?: string;
@@ -42,6 +44,7 @@ export const ChatView = ({
   onEdit,
   unsentActions,
   onSwitchModel,
+  onSelectVersion,
   footer,
   label = 'Chat',
   threadKey,
@@ -72,6 +75,7 @@ export const ChatView = ({
           onEdit={edit}
           unsentActions={unsentActions}
           onSwitchModel={onSwitchModel}
+          onSelectVersion={busy ? undefined : onSelectVersion}
         />
       </div>
     ),
@@ -85,6 +89,7 @@ export const ChatView = ({
       edit,
       unsentActions,
       onSwitchModel,
+      onSelectVersion,
     ],
   );
 

@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { ChatRow } from '@/lib/chat/chat-rows';
 import { MessageItem } from './message-item';
@@ -115,5 +116,69 @@ describe('a message in the chat engine', () => {
       '/storage/v1/object/1',
     );
     expect(screen.queryByRole('link', { name: /notes\.txt/ })).toBeNull();
+  });
+
+  it('pages between the versions of a regenerated answer', () => {
+    const picked: string[] = [];
+    render(
+      <MessageItem
+        row={row({ id: 'v2', version: { index: 2, ids: ['v1', 'v2', 'v3'] } })}
+        canRegenerate={false}
+        canEdit={false}
+        onRegenerate={() => undefined}
+        onEdit={() => undefined}
+        onSelectVersion={(id) => picked.push(id)}
+      />,
+    );
+    expect(screen.getByTestId('answer-version').textContent).toBe('2 / 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous version' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next version' }));
+    expect(picked).toEqual(['v1', 'v3']);
+  });
+
+  it('offers no step past the first or last version', () => {
+    render(
+      <MessageItem
+        row={row({ id: 'v1', version: { index: 1, ids: ['v1', 'v2'] } })}
+        canRegenerate={false}
+        canEdit={false}
+        onRegenerate={() => undefined}
+        onEdit={() => undefined}
+        onSelectVersion={() => undefined}
+      />,
+    );
+    expect(
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Previous version' }).disabled,
+    ).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next version' }).disabled).toBe(
+      false,
+    );
+  });
+
+  it('shows the stored reason of a failed reply, with a link to the API keys for a key problem', () => {
+    render(
+      <MemoryRouter>
+        <MessageItem
+          canRegenerate={false}
+          canEdit={false}
+          onRegenerate={() => undefined}
+          onEdit={() => undefined}
+          row={row({
+            content: '',
+            status: 'error',
+            failure: {
+              reason: 'OpenAI rejected the API key. Check it on the API keys page.',
+              code: 'provider:auth',
+            },
+          })}
+        />
+      </MemoryRouter>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(
+      'OpenAI rejected the API key. Check it on the API keys page.',
+    );
+    expect(alert.textContent).not.toContain('What arrived');
+    expect(screen.getByRole('link', { name: /API keys/ })).toBeTruthy();
   });
 });

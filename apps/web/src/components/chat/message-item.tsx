@@ -1,4 +1,14 @@
-import { AlertTriangle, Check, CloudOff, Copy, Pencil, RefreshCw, Trash2 } from 'lucide-react';
+import {
+  AlertTriangle,
+  Check,
+  ChevronLeft,
+  ChevronRight,
+  CloudOff,
+  Copy,
+  Pencil,
+  RefreshCw,
+  Trash2,
+} from 'lucide-react';
 import { lazy, memo, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { copyText } from '@/lib/clipboard';
@@ -90,6 +100,46 @@ type MessageItemProps = {
   unsentActions?: UnsentActions | undefined;
   /** Moves the reader to the model picker, from a failed reply. */
   onSwitchModel?: (() => void) | undefined;
+  /** Shows another version of a regenerated answer (its id). */
+  onSelectVersion?: ((messageId: string) => void) | undefined;
+};
+
+/** ‹ 2 / 3 › under a regenerated answer: the earlier answers are kept, one click away. */
+const VersionPicker = ({
+  version,
+  onSelect,
+}: {
+  version: NonNullable<ChatRow['version']>;
+  onSelect: ((messageId: string) => void) | undefined;
+}) => {
+  const { index, ids } = version;
+  const previous = ids[index - 2];
+  const next = ids[index];
+  return (
+    <div
+      className="flex items-center gap-0.5 text-xs text-muted-foreground"
+      role="group"
+      aria-label="Answer versions"
+    >
+      <ActionButton
+        label="Previous version"
+        disabled={!previous || !onSelect}
+        onClick={() => previous && onSelect?.(previous)}
+      >
+        <ChevronLeft />
+      </ActionButton>
+      <span className="min-w-10 text-center tabular-nums" data-testid="answer-version">
+        {index} / {ids.length}
+      </span>
+      <ActionButton
+        label="Next version"
+        disabled={!next || !onSelect}
+        onClick={() => next && onSelect?.(next)}
+      >
+        <ChevronRight />
+      </ActionButton>
+    </div>
+  );
 };
 
 const linkClass = 'font-medium underline underline-offset-4';
@@ -206,26 +256,31 @@ const ReplyFailure = ({
   );
 };
 
-const ActionButton = ({
+function ActionButton({
   label,
   onClick,
+  disabled,
   children,
 }: {
   label: string;
   onClick: () => void;
+  disabled?: boolean;
   children: ReactNode;
-}) => (
-  <Button
-    variant="ghost"
-    size="icon"
-    className="size-7 text-muted-foreground"
-    aria-label={label}
-    title={label}
-    onClick={onClick}
-  >
-    {children}
-  </Button>
-);
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="size-7 text-muted-foreground"
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </Button>
+  );
+}
 
 const MessageItemView = ({
   row,
@@ -235,6 +290,7 @@ const MessageItemView = ({
   onEdit,
   unsentActions,
   onSwitchModel,
+  onSelectVersion,
 }: MessageItemProps) => {
   const [editing, setEditing] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -325,15 +381,18 @@ const MessageItemView = ({
         />
       ) : null}
       {streaming ? null : (
-        <div className="mt-1 flex gap-0.5 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-          <ActionButton label="Copy reply" onClick={() => void copy()}>
-            {copied ? <Check /> : <Copy />}
-          </ActionButton>
-          {canRegenerate ? (
-            <ActionButton label="Regenerate reply" onClick={onRegenerate}>
-              <RefreshCw />
+        <div className="mt-1 flex items-center gap-0.5">
+          {row.version ? <VersionPicker version={row.version} onSelect={onSelectVersion} /> : null}
+          <div className="flex gap-0.5 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+            <ActionButton label="Copy reply" onClick={() => void copy()}>
+              {copied ? <Check /> : <Copy />}
             </ActionButton>
-          ) : null}
+            {canRegenerate ? (
+              <ActionButton label="Regenerate reply" onClick={onRegenerate}>
+                <RefreshCw />
+              </ActionButton>
+            ) : null}
+          </div>
         </div>
       )}
     </div>
@@ -360,6 +419,9 @@ export const MessageItem = memo(
     a.row.failure?.code === b.row.failure?.code &&
     a.unsentActions === b.unsentActions &&
     a.onSwitchModel === b.onSwitchModel &&
+    a.onSelectVersion === b.onSelectVersion &&
+    a.row.version?.index === b.row.version?.index &&
+    a.row.version?.ids.length === b.row.version?.ids.length &&
     a.canRegenerate === b.canRegenerate &&
     a.canEdit === b.canEdit &&
     a.onRegenerate === b.onRegenerate &&

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Pencil, Trash2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Pencil, Pin, Trash2 } from 'lucide-react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { messages } from '@chorus/shared/messages';
+import { pinMessages } from '@chorus/shared/share-messages';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/input';
@@ -15,8 +16,37 @@ import { useDeleteConversation } from '@/lib/queries/delete-conversation';
 import { messagesQueryOptions } from '@/lib/queries/messages';
 import { useRenameConversation } from '@/lib/queries/rename-conversation';
 import { cn } from '@/lib/utils';
+import { ConversationActions, useShareDialog } from './conversation-actions';
 
 const rowHeightPx = 40;
+const headingHeightPx = 28;
+
+/** A row of the virtual list: a conversation, or the heading of a group ("Pinned", "Recent"). */
+type ListItem =
+  | { kind: 'heading'; key: string; label: string }
+  | { kind: 'conversation'; key: string; conversation: Conversation };
+
+/** The rows as the server orders them (pinned first), with a heading above each group. */
+const groupConversations = (rows: Conversation[]): ListItem[] => {
+  const item = (conversation: Conversation): ListItem => ({
+    kind: 'conversation',
+    key: conversation.id,
+    conversation,
+  });
+  const pinned = rows.filter((row) => row.pinned_at);
+  if (pinned.length === 0) return rows.map(item);
+  const others = rows.filter((row) => !row.pinned_at);
+  const heading = (label: string): ListItem => ({
+    kind: 'heading',
+    key: `heading:${label}`,
+    label,
+  });
+  return [
+    heading(pinMessages.pinnedGroup),
+    ...pinned.map(item),
+    ...(others.length > 0 ? [heading(pinMessages.othersGroup), ...others.map(item)] : []),
+  ];
+};
 
 const RenameInput = ({
   conversation,
@@ -57,6 +87,8 @@ type ConversationRowProps = {
   onOpen: (() => void) | undefined;
   onRename: () => void;
   onDelete: () => void;
+  /** The "…" menu: pin, export, share. */
+  actions: ReactNode;
 };
 
 const ConversationRow = ({
@@ -66,8 +98,10 @@ const ConversationRow = ({
   onOpen,
   onRename,
   onDelete,
+  actions,
 }: ConversationRowProps) => {
   const title = conversation.title || messages.chat.defaultTitle;
+  const pinned = Boolean(conversation.pinned_at);
   return (
     <div
       className={cn(
@@ -83,10 +117,17 @@ const ConversationRow = ({
         onClick={onOpen}
         className="min-w-0 flex-1 truncate rounded-md px-2 py-2 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
       >
+        {pinned ? (
+          <Pin
+            aria-hidden="true"
+            className="mr-1.5 inline size-3.5 align-[-2px] text-muted-foreground"
+          />
+        ) : null}
         {title}
+        {pinned ? <span className="sr-only">{pinMessages.pinnedSuffix}</span> : null}
       </Link>
       {/* Shown on hover or focus where there is a mouse; always on touch screens, which have no hover. */}
-      <div className="flex pointer-fine:opacity-0 pointer-fine:transition-opacity pointer-fine:group-focus-within:opacity-100 pointer-fine:group-hover:opacity-100">
+      <div className="flex pointer-fine:opacity-0 pointer-fine:transition-opacity pointer-fine:group-focus-within:opacity-100 pointer-fine:group-hover:opacity-100 pointer-fine:has-[[data-state=open]]:opacity-100">
         <Button
           variant="ghost"
           size="icon"
@@ -107,6 +148,7 @@ const ConversationRow = ({
         >
           <Trash2 />
         </Button>
+        {actions}
       </div>
     </div>
   );
@@ -140,27 +182,29 @@ export const ConversationList = ({
   const remove = useDeleteConversation();
   const [renamingId, setRenamingId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
+  const sharing = useShareDialog();
 
   const rows = list.data?.pages.flatMap((page) => page.conversations) ?? [];
+  const listItems = groupConversations(rows);
   const scrollRef = useRef<HTMLDivElement>(null);
   // The app does not build with the React Compiler; the virtualizer re-renders this itself.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: listItems.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeightPx,
+    estimateSize: (index) => (listItems[index]?.kind === 'heading' ? headingHeightPx : rowHeightPx),
     overscan: 12,
-    getItemKey: (index) => rows[index]?.id ?? index,
+    getItemKey: (index) => listItems[index]?.key ?? index,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 10) {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= listItems.length - 10) {
       void fetchNextPage();
     }
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastIndex, rows.length]);
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastIndex, listItems.length]);
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -198,8 +242,20 @@ export const ConversationList = ({
       ) : (
         <ul className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
-            const conversation = rows[item.index];
-            if (!conversation) return null;
+            const listItem = listItems[item.index];
+            if (!listItem) return null;
+            if (listItem.kind === 'heading') {
+              return (
+                <li
+                  key={item.key}
+                  className="absolute top-0 left-0 flex w-full items-end px-2 pb-1 text-xs font-medium text-muted-foreground"
+                  style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+                >
+                  {listItem.label}
+                </li>
+              );
+            }
+            const { conversation } = listItem;
             return (
               <li
                 key={item.key}
@@ -227,6 +283,12 @@ export const ConversationList = ({
                     onOpen={onOpen}
                     onRename={() => setRenamingId(conversation.id)}
                     onDelete={() => setDeleting(conversation)}
+                    actions={
+                      <ConversationActions
+                        conversation={conversation}
+                        onShare={() => sharing.share(conversation)}
+                      />
+                    }
                   />
                 )}
               </li>
@@ -249,6 +311,7 @@ export const ConversationList = ({
       >
         “{deleting?.title}” and all its messages will be deleted for good.
       </ConfirmDialog>
+      {sharing.dialog}
     </div>
   );
 };

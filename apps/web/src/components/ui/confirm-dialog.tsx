@@ -35,7 +35,9 @@ export const ConfirmDialog = ({
     <dialog
       ref={ref}
       aria-labelledby="confirm-dialog-title"
-      onClose={() => {
+      onClose={(event) => {
+        // As in Dialog: React passes the close on, and a drawer around this would close with it.
+        event.stopPropagation();
         if (open) onCancel();
       }}
       onClick={(event) => {

@@ -11,9 +11,13 @@ export const DropdownMenuRadioGroup = Primitive.RadioGroup;
 export const DropdownMenuContent = ({
   className,
   sideOffset = 6,
+  container,
   ...props
-}: ComponentProps<typeof Primitive.Content>) => (
-  <Primitive.Portal>
+}: ComponentProps<typeof Primitive.Content> & {
+  /** Where the menu is put; inside a modal <dialog> it must be, or it is inert. */
+  container?: Element | null | undefined;
+}) => (
+  <Primitive.Portal container={container}>
     <Primitive.Content
       sideOffset={sideOffset}
       className={cn(

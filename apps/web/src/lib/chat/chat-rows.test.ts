@@ -87,6 +87,8 @@ describe('rows from a streamed message', () => {
       reply_to_id: null,
       sources: [],
       status: 'complete',
+      error: null,
+      version: null,
       created_at: '2026-01-01T00:00:00.000Z',
     });
     const live: ChorusUIMessage[] = [

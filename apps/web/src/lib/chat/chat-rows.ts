@@ -51,6 +51,8 @@ export type ChatRow = {
   /** False while the message exists only in this tab (being sent or streamed). */
   stored: boolean;
   failure?: RowFailure | undefined;
+  /** An answer regenerated at least once: which version this is, and every version's id. */
+  version?: Message['version'] | undefined;
 };
 
 export const rowFromMessage = (message: Message): ChatRow => ({
@@ -64,6 +66,11 @@ export const rowFromMessage = (message: Message): ChatRow => ({
   toolCalls: [],
   attachments: [],
   stored: true,
+  // The reason a reply failed is kept with it, so it reads the same after a reload.
+  failure: message.error
+    ? { reason: message.error.message, code: message.error.code ?? undefined }
+    : undefined,
+  version: message.version,
 });
 
 type Part = ChorusUIMessage['parts'][number];
@@ -259,6 +266,8 @@ export const storedRowsFromExchange = ({
       reply_to_id: null,
       sources: [],
       status: 'complete',
+      error: null,
+      version: null,
       created_at: createdAt,
     });
   }
@@ -273,6 +282,8 @@ export const storedRowsFromExchange = ({
     reply_to_id: meta.user_message_id,
     sources: sourcesOf(reply),
     status: interrupted ? 'interrupted' : 'complete',
+    error: null,
+    version: null,
     created_at: createdAt,
   });
   return rows;

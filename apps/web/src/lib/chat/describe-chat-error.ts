@@ -41,7 +41,8 @@ export const describeSendFailure = (error: unknown, online: boolean): RowFailure
         code,
       };
     }
-    if (error.status === 401) return { reason: messages.auth.requiredSignInAgain, code };
+    if (error.status === 401)
+      return { reason: joinSentences(messages.auth.requiredSignInAgain), code };
     if (error.status === 404 && code === 'conversations:not_found') {
       return { reason: chatFailureText.notFound, code };
     }

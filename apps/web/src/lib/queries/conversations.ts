@@ -34,20 +34,21 @@ export const useConversations = (search: string) =>
   useInfiniteQuery({ ...conversationsQueryOptions(search), placeholderData: keepPreviousData });
 
 /**
- * A conversation's title as the loaded list knows it; never fetches by itself (the sidebar
- * loads the list), and follows renames.
+ * A conversation as the list knows it (its title, its pin), following renames and pins. Loads the
+ * list's first page if nothing has (a phone, whose drawer is closed): the same query the sidebar
+ * uses, answered from the page's early request when there is one.
  */
-export const useConversationTitle = (id: string | undefined): string | undefined => {
+export const useListedConversation = (id: string | undefined): Conversation | undefined => {
   const { data } = useInfiniteQuery({
     ...conversationsQueryOptions(''),
-    enabled: false,
-    select: (list) =>
-      list.pages.flatMap((page) => page.conversations).find((row) => row.id === id)?.title,
+    enabled: id !== undefined,
+    select: (list) => list.pages.flatMap((page) => page.conversations).find((row) => row.id === id),
   });
   return id ? data : undefined;
 };
 
 type Pages = { pages: ConversationPage[]; pageParams: unknown[] };
+export type ConversationListPages = Pages;
 export type ConversationListsSnapshot = ReturnType<QueryClient['getQueriesData']>;
 
 /** Every loaded conversation list (one per search), for rolling back an optimistic change. */
@@ -76,15 +77,56 @@ export const mapConversationLists = (
   );
 };
 
-/** Puts a new conversation at the top of the unfiltered list (newest first). */
-export const prependConversation = (queryClient: QueryClient, conversation: Conversation) => {
-  queryClient.setQueryData<Pages>(conversationsQueryOptions('').queryKey, (data) => {
-    if (!data) return data;
-    const [first, ...rest] = data.pages;
-    if (!first) return data;
-    return {
-      ...data,
-      pages: [{ ...first, conversations: [conversation, ...first.conversations] }, ...rest],
-    };
+/**
+ * The server's order: pinned first, most recently pinned first; then the others newest first
+ * (ties by id, descending). ISO times of one format compare as text.
+ */
+export const compareConversations = (a: Conversation, b: Conversation): number => {
+  const aPinned = a.pinned_at ?? null;
+  const bPinned = b.pinned_at ?? null;
+  if (aPinned !== null && bPinned !== null) {
+    return bPinned.localeCompare(aPinned) || b.id.localeCompare(a.id);
+  }
+  if (aPinned !== null) return -1;
+  if (bPinned !== null) return 1;
+  return b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+};
+
+/**
+ * Puts `conversation` where the server will list it among the loaded rows (added when `insert`
+ * and not loaded yet). When more pages are still to load and it falls after the last loaded row,
+ * it is left out: the page that holds it brings it, and it is never listed twice.
+ */
+export const placeConversation = (
+  data: ConversationListPages,
+  conversation: Conversation,
+  { insert }: { insert: boolean },
+): ConversationListPages => {
+  const rows = data.pages.flatMap((page) => page.conversations);
+  const present = rows.some((row) => row.id === conversation.id);
+  if (!present && !insert) return data;
+  const others = rows.filter((row) => row.id !== conversation.id);
+  let at = others.findIndex((row) => compareConversations(conversation, row) < 0);
+  if (at === -1) at = others.length;
+  const more = data.pages.at(-1)?.next_cursor != null;
+  const placed =
+    more && at === others.length
+      ? others
+      : [...others.slice(0, at), conversation, ...others.slice(at)];
+  // Every page keeps its length but the last, which takes what is left.
+  let start = 0;
+  const pages = data.pages.map((page, index) => {
+    const end = index === data.pages.length - 1 ? placed.length : start + page.conversations.length;
+    const slice = placed.slice(start, end);
+    start = end;
+    return { ...page, conversations: slice };
   });
+  return { ...data, pages };
+};
+
+/** Puts a new conversation in the unfiltered list: first after the pinned ones (newest first). */
+export const prependConversation = (queryClient: QueryClient, conversation: Conversation) => {
+  queryClient.setQueryData<Pages>(conversationsQueryOptions('').queryKey, (data) =>
+    data ? placeConversation(data, conversation, { insert: true }) : data,
+  );
 };

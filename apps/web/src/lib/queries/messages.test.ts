@@ -21,6 +21,8 @@ const message = (n: number, role: Message['role'] = n % 2 ? 'assistant' : 'user'
   reply_to_id: null,
   sources: [],
   status: 'complete',
+  error: null,
+  version: null,
   created_at: '2026-01-01T00:00:00.000Z',
 });
 
@@ -70,6 +72,8 @@ describe('a conversation history loaded newest first', () => {
     expect(historyMessages(read()).at(-1)).toMatchObject({
       content: 'final',
       status: 'interrupted',
+      error: null,
+      version: null,
     });
     expect(read().pages[1]!.messages).toHaveLength(4);
   });

@@ -105,3 +105,28 @@ export const truncateHistory = (
     };
   });
 };
+
+/** `POST /rest/v1/messages/{id}/select`: makes a version of an answer the current one. */
+export const selectMessageVersion = (messageId: string) =>
+  api.post<Message>(`/rest/v1/messages/${encodeURIComponent(messageId)}/select`, {});
+
+/** Puts `message` where any of its versions is shown in the loaded history. */
+export const showVersionInHistory = (
+  queryClient: QueryClient,
+  conversationId: string,
+  message: Message,
+): void => {
+  const versions = new Set(message.version?.ids ?? [message.id]);
+  queryClient.setQueryData<MessageHistory>(messagesQueryKey(conversationId), (history) =>
+    history
+      ? {
+          ...history,
+          pages: history.pages.map((page) =>
+            page.messages.some((m) => versions.has(m.id))
+              ? { ...page, messages: page.messages.map((m) => (versions.has(m.id) ? message : m)) }
+              : page,
+          ),
+        }
+      : history,
+  );
+};

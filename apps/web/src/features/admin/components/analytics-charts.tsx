@@ -109,7 +109,9 @@ export const ProviderShareChart = ({ shares }: { shares: ProviderShare[] }) => (
     <div className="grid items-center gap-4 sm:grid-cols-[minmax(0,1fr)_auto]">
       <div className="text-muted-foreground" style={{ height: CHART_HEIGHT }} aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <PieChart>
+          {/* Hidden from assistive technology (the list beside it says the same), so nothing in
+              it may take focus: recharts makes the chart and the pie focusable by default. */}
+          <PieChart accessibilityLayer={false}>
             <Tooltip formatter={(v, name) => [`${Number(v).toLocaleString()} calls`, name]} />
             <Pie
               data={shares.map((s) => ({ ...s, name: providerName(s.provider) }))}
@@ -119,6 +121,7 @@ export const ProviderShareChart = ({ shares }: { shares: ProviderShare[] }) => (
               outerRadius="80%"
               paddingAngle={shares.length > 1 ? 1 : 0}
               isAnimationActive={false}
+              rootTabIndex={-1}
             >
               {shares.map((s) => (
                 <Cell key={s.provider} fill={colorOf(s.provider)} />

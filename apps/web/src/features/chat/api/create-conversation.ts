@@ -13,8 +13,11 @@ export const titleFromText = (text: string): string => {
   return firstLine.length > 60 ? `${firstLine.slice(0, 59).trimEnd()}…` : firstLine;
 };
 
-export const createConversation = (title?: string) =>
-  api.post<Conversation>('/rest/v1/conversations', title === undefined ? {} : { title });
+export const createConversation = (input: { title?: string; systemPrompt?: string } = {}) =>
+  api.post<Conversation>('/rest/v1/conversations', {
+    ...(input.title !== undefined && { title: input.title }),
+    ...(input.systemPrompt && { system_prompt: input.systemPrompt }),
+  });
 
 export const useCreateConversation = () => {
   const queryClient = useQueryClient();

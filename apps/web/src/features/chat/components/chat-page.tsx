@@ -1,5 +1,5 @@
-import { MessageSquare, SearchX } from 'lucide-react';
-import { useMemo } from 'react';
+import { MessageSquare, Pin, SearchX } from 'lucide-react';
+import { useEffect, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { messages } from '@chorus/shared/messages';
 import { providers } from '@chorus/shared/providers';
@@ -7,19 +7,27 @@ import { MissingKeyNotice, OfflineNotice, RateLimitNotice } from '@/components/c
 import { ChatView } from '@/components/chat/chat-view';
 import { Composer } from '@/components/chat/composer';
 import { ModelPicker } from '@/components/chat/model-picker';
+import {
+  ConversationActions,
+  useShareDialog,
+} from '@/components/conversations/conversation-actions';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { Spinner } from '@/components/ui/spinner';
 import { isApiError } from '@/lib/api-error';
 import { useProviderSettings } from '@/lib/chat/provider-settings';
 import { prefetchLiveChat } from '@/lib/chat/use-live-chat';
-import { useConversationTitle } from '@/lib/queries/conversations';
+import { useListedConversation } from '@/lib/queries/conversations';
 import { useProviderHasKey } from '@/lib/queries/key-availability';
+import { focusWhenReady } from '@/lib/focus-when-ready';
+import { isStopShortcut } from '@/lib/shortcuts';
 import { useOnline } from '@/lib/use-online';
+import { cn } from '@/lib/utils';
 import { useConversationChat } from '../hooks/use-conversation-chat';
 import { useJumpToMessage } from '../hooks/use-jump-to-message';
 import { useChatFeature } from './chat-context';
 import { JumpNotice } from './jump-notice';
+import { SystemPromptButton } from './system-prompt-button';
 
 const WelcomeState = ({ providerLabel }: { providerLabel: string }) => (
   <div className="flex flex-1 items-center justify-center p-6">
@@ -48,6 +56,8 @@ const NotFound = () => (
 );
 
 const providerSelectId = 'chat-provider';
+/** The composer's message box (composer.tsx). */
+const composerId = 'chat-composer';
 const focusProviderPicker = () => document.getElementById(providerSelectId)?.focus();
 
 /** One conversation (or a new one, on /chat) in the chat engine, with its composer. */
@@ -90,6 +100,25 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
     );
   } else if (rows.length === 0) placeholder = <WelcomeState providerLabel={providerLabel} />;
 
+  // Opening a conversation puts the cursor in its message box, on devices with a keyboard (on a
+  // phone, focus would pop the on-screen keyboard over the messages).
+  useEffect(() => {
+    if (!conversationId || !window.matchMedia('(pointer: fine)').matches) return;
+    return focusWhenReady(composerId);
+  }, [conversationId]);
+  // Escape stops the reply being written (a dialog or menu open takes its own Escape).
+  const { stop } = chat;
+  useEffect(() => {
+    if (!busy) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!isStopShortcut(event)) return;
+      event.preventDefault();
+      stop();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [busy, stop]);
+
   const sub = chat.subscription;
   return (
     <>
@@ -103,6 +132,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
         onEdit={chat.edit}
         unsentActions={unsentActions}
         onSwitchModel={focusProviderPicker}
+        onSelectVersion={chat.selectVersion}
         threadKey={conversationId ?? 'new'}
         focusRow={jump.focusRow}
         footer={
@@ -124,18 +154,21 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
               onIntent={prefetchLiveChat}
               recall={chat.recall}
               toolbar={
-                <ModelPicker
-                  provider={provider}
-                  onProviderChange={(next) => {
-                    chat.clearError();
-                    setProvider(next);
-                  }}
-                  settings={settings}
-                  onSettingChange={providerSettings.update}
-                  onResetSettings={providerSettings.reset}
-                  disabled={busy}
-                  providerSelectId={providerSelectId}
-                />
+                <div className="flex flex-wrap items-center gap-1">
+                  <ModelPicker
+                    provider={provider}
+                    onProviderChange={(next) => {
+                      chat.clearError();
+                      setProvider(next);
+                    }}
+                    settings={settings}
+                    onSettingChange={providerSettings.update}
+                    onResetSettings={providerSettings.reset}
+                    disabled={busy}
+                    providerSelectId={providerSelectId}
+                  />
+                  <SystemPromptButton conversationId={conversationId} disabled={busy} />
+                </div>
               }
             />
             {chat.rateLimit ? (
@@ -154,15 +187,38 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
 };
 
 /**
- * The chat fills the workspace beside its sidebar (where the conversations are listed). The page's
- * heading is for screen readers: the open conversation's title, or that a new chat starts here.
+ * The chat fills the workspace beside its sidebar (where the conversations are listed). An open
+ * conversation the list knows has a slim header: its title, and its menu (pin, export, share).
+ * Otherwise the page's heading is for screen readers only.
  */
 export const ChatPage = () => {
   const { chatId } = useParams();
-  const title = useConversationTitle(chatId);
+  const conversation = useListedConversation(chatId);
+  const sharing = useShareDialog();
+  const title = conversation ? conversation.title || messages.chat.defaultTitle : undefined;
   return (
-    <div className="grid h-full grid-rows-[minmax(0,1fr)] p-2 sm:p-3 lg:p-4">
-      <h1 className="sr-only">{chatId ? (title ?? 'Conversation') : 'New chat'}</h1>
+    <div
+      className={cn(
+        'grid h-full gap-2 p-2 sm:p-3 lg:p-4',
+        conversation ? 'grid-rows-[auto_minmax(0,1fr)]' : 'grid-rows-[minmax(0,1fr)]',
+      )}
+    >
+      {conversation ? (
+        <header className="flex min-w-0 items-center gap-1.5 px-1">
+          {conversation.pinned_at ? (
+            <Pin aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+          ) : null}
+          <h1 className="min-w-0 flex-1 truncate text-sm font-medium">{title}</h1>
+          <ConversationActions
+            conversation={conversation}
+            onShare={() => sharing.share(conversation)}
+            className="size-8"
+          />
+          {sharing.dialog}
+        </header>
+      ) : (
+        <h1 className="sr-only">{chatId ? 'Conversation' : 'New chat'}</h1>
+      )}
       <ChatPane conversationId={chatId} />
     </div>
   );

@@ -71,6 +71,8 @@ const stored = (id: string, role: Message['role'], content: string): Message => 
   reply_to_id: null,
   sources: [],
   status: 'complete',
+  error: null,
+  version: null,
   created_at: '2026-01-01T00:00:00.000Z',
 });
 

@@ -75,8 +75,11 @@ export const createConversationChat = (
       if (rows) {
         appendToHistory(queryClient, conversationId, rows);
         chat.messages = [];
-        // A failed stream: the server's copy says what was kept.
-        if (failed) void queryClient.invalidateQueries({ queryKey: key });
+        // A failed stream: the server's copy says what was kept, and why. A regenerate (its user
+        // message was stored before): the server's copy numbers the answer's versions.
+        const regenerated = stored.has(message.metadata?.user_message_id ?? '');
+        if (failed || interrupted || regenerated)
+          void queryClient.invalidateQueries({ queryKey: key });
         return;
       }
       // The stream never said which rows it stored (refused before it began): ask the server.

@@ -29,15 +29,19 @@ import {
   historyMessages,
   historyOf,
   messagesQueryKey,
+  selectMessageVersion,
+  showVersionInHistory,
   truncateHistory,
   useMessages,
 } from '@/lib/queries/messages';
 import { isRateLimitError, RateLimitedError } from '@/lib/resilience/rate-limit-error';
 import { waitBeforeCall } from '@/lib/resilience/runtime';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { isOnline } from '@/lib/use-online';
 import { titleFromText, useCreateConversation } from '../api/create-conversation';
 import type { ChatSendOptions } from './chat-request';
+import { pendingSystemPrompt } from './system-prompt';
 import { useConversationChats, type ConversationChatBody } from './conversation-chat';
 
 const noMessages: LiveSnapshot['messages'] = [];
@@ -104,7 +108,9 @@ export const useConversationChat = ({
   if (shownId !== conversationId) {
     setShownId(conversationId);
     setRateLimit(null);
-    if (conversationId !== adoptedId) setDraftState(drafts.read(userId, threadId));
+    // Only that one move is adopted: coming back to the chat later reads its own draft.
+    if (conversationId === adoptedId) setAdoptedId(null);
+    else setDraftState(drafts.read(userId, threadId));
   }
 
   const busy = status === 'submitted' || status === 'streaming';
@@ -169,7 +175,11 @@ export const useConversationChat = ({
     }
     let conversation;
     try {
-      conversation = await create.mutateAsync(titleFromText(text));
+      conversation = await create.mutateAsync({
+        title: titleFromText(text),
+        systemPrompt: pendingSystemPrompt.get(),
+      });
+      pendingSystemPrompt.set('');
     } catch (cause) {
       if (isRateLimitError(cause)) {
         const seconds = isApiError(cause) ? (cause.retryAfterSeconds ?? 10) : 10;
@@ -255,6 +265,22 @@ export const useConversationChat = ({
     };
   });
   const regenerate = useCallback(() => void actions.current.regenerate(), []);
+  const stop = useCallback(() => void chat?.stop(), [chat]);
+  // ‹ › under a regenerated answer: the picked version becomes the current one on the server too,
+  // so the next message follows on from the answer on screen.
+  const selectVersion = useCallback(
+    (messageId: string) => {
+      if (!conversationId) return;
+      selectMessageVersion(messageId).then(
+        (message) => showVersionInHistory(queryClient, conversationId, message),
+        (error: unknown) =>
+          toast.error(
+            isApiError(error) ? error.message : 'That version could not be shown. Try again.',
+          ),
+      );
+    },
+    [conversationId, queryClient],
+  );
   const edit = useCallback((id: string, text: string) => void actions.current.edit(id, text), []);
 
   // A "Not sent" message the server turns out to have (its answer was lost) is not shown twice.
@@ -306,10 +332,11 @@ export const useConversationChat = ({
     retryUnsent,
     editUnsent,
     discardUnsent,
-    stop: () => void chat?.stop(),
+    stop,
     clearError: () => chat?.clearError(),
     regenerate,
     edit,
+    selectVersion,
     /** Render `<liveModule.LiveChatSubscriber chat onChange />` to follow the stream. */
     subscription: liveModule && chat ? { module: liveModule, chat, onChange: setSnapshot } : null,
   };

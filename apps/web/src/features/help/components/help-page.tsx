@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { providerList } from '@/lib/providers';
+import { shortcuts } from '@/lib/shortcuts';
 import { ContactForm } from './contact-form';
 
 type Topic = { question: string; answer: ReactNode };
@@ -99,6 +100,36 @@ export const HelpPage = () => (
         </details>
       ))}
     </div>
+    <section aria-labelledby="shortcuts" className="mt-8">
+      <h2 id="shortcuts" className="mb-3 text-lg font-semibold">
+        Keyboard shortcuts
+      </h2>
+      <table className="w-full max-w-xl text-sm">
+        <caption className="sr-only">Keyboard shortcuts in the chat</caption>
+        <thead className="text-left text-muted-foreground">
+          <tr>
+            <th scope="col" className="py-1.5 pr-4 font-medium">
+              Keys
+            </th>
+            <th scope="col" className="py-1.5 font-medium">
+              What they do
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {shortcuts.map((shortcut) => (
+            <tr key={shortcut.id}>
+              <td className="py-1.5 pr-4 whitespace-nowrap">
+                <kbd className="rounded border bg-muted px-1.5 py-0.5 font-mono text-xs">
+                  {shortcut.keys()}
+                </kbd>
+              </td>
+              <td className="py-1.5">{shortcut.action}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
     <ContactForm />
   </div>
 );
