@@ -8,6 +8,7 @@ import { uniqueClientIp } from './support/client-ip.ts';
 import { ensureRunPorts } from './support/env.ts';
 import { e2eTmpDir, mailDir } from './support/paths.ts';
 import { startSmtpServer, stopSmtpServer } from './support/smtp.ts';
+import { providerSimUrlEnv } from './support/provider-sim.ts';
 import { runState } from './support/run-state.ts';
 import { superAdminEnv } from './support/super-admin.ts';
 import { newTestUser } from './support/users.ts';
@@ -62,6 +63,8 @@ export default async function globalSetup(_config: FullConfig) {
   // A small delay between chunks, so replies visibly stream as they would from a provider.
   const sim = await startProviderSim({ port: 0, host: '127.0.0.1', chunkDelayMs: 15 });
   runState.sim = sim;
+  // Workers inherit the runner's environment: tests read the simulator's request log there.
+  process.env[providerSimUrlEnv] = sim.url;
   const providerUrls = Object.fromEntries(
     Object.entries(sim.baseUrls).map(([id, url]) => [`${id.toUpperCase()}_BASE_URL`, url]),
   );

@@ -1,7 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-export type Finding = { path: string; theme: string; rule: string; impact: string; nodes: string[] };
+export type Finding = {
+  path: string;
+  theme: string;
+  rule: string;
+  impact: string;
+  nodes: string[];
+};
 
 /** The rules whose outcome depends on the theme's colours. */
 const themeRules = ['color-contrast', 'link-in-text-block'];

@@ -4,7 +4,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export class ChatPage {
   constructor(private readonly page: Page) {}
 
-  readonly sidebar = () => this.page.getByRole('complementary', { name: 'Conversations' });
+  /** The conversation list in the workspace's sidebar. */
+  readonly sidebar = () =>
+    this.page
+      .getByRole('complementary', { name: 'Sidebar' })
+      .getByRole('region', { name: 'Conversations', exact: true });
 
   /** The conversation pane (messages and composer), apart from the sidebar's titles. */
   readonly pane = () => this.page.getByRole('region', { name: 'Chat' });
@@ -28,6 +32,11 @@ export class ChatPage {
   async send(text: string) {
     await this.composer().fill(text);
     await this.composer().press('Enter');
+  }
+
+  /** A message of the user that did not go, marked "Not sent", with its reason and actions. */
+  notSent(text: string): Locator {
+    return this.pane().locator('[data-status="not-sent"]').filter({ hasText: text });
   }
 
   /** The reply text shown for the provider's simulator. */

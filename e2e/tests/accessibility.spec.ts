@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  adminRoutes,
-  publicRoutes,
-  signedInRoutes,
-} from '../../packages/shared/src/routes.ts';
+import { adminRoutes, publicRoutes, signedInRoutes } from '../../packages/shared/src/routes.ts';
 import { AccessibilityAudit, type Finding } from '../pages/accessibility.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openAsSuperAdmin } from '../support/super-admin.ts';

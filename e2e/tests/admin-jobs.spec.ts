@@ -1,3 +1,4 @@
+import { AppShell } from '../pages/app-shell.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openAsSuperAdmin } from '../support/super-admin.ts';
 
@@ -5,10 +6,7 @@ test('an admin sees the background queues, their schedules in words, and what fa
   browser,
 }) => {
   const admin = await openAsSuperAdmin(browser, '/admin');
-  await admin
-    .getByRole('navigation', { name: 'Back office' })
-    .getByRole('link', { name: 'Background jobs' })
-    .click();
+  await new AppShell(admin).areaLink('Back office', 'Background jobs').click();
   await expect(admin).toHaveURL(/\/admin\/jobs$/);
   await expect(admin.getByRole('heading', { name: 'Background jobs' })).toBeVisible();
 

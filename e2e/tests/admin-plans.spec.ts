@@ -58,10 +58,14 @@ test('an admin lowers a user’s daily limit and the user’s next chat is refus
 
   await test.step('the user’s next chat is refused with the limit and when it resets', async () => {
     await chat.send('Second prompt, over the limit');
-    const alert = chat.pane().getByRole('alert');
-    await expect(alert).toContainText(refusal(1, planName));
-    await expect(alert.getByRole('link', { name: 'See your plan' })).toBeVisible();
-    // The refused text is back in the box, not lost.
+    // The refused message stays in the chat, marked "Not sent", saying why and where the plan is.
+    const refused = chat.notSent('Second prompt, over the limit');
+    const reason = refused.getByRole('status');
+    await expect(reason).toContainText('Not sent.');
+    await expect(reason).toContainText(refusal(1, planName));
+    await expect(reason.getByRole('link', { name: 'See your plan' })).toBeVisible();
+    // The refused text is not lost: Edit takes it back into the box.
+    await refused.getByRole('button', { name: 'Edit', exact: true }).click();
     await expect(chat.composer()).toHaveValue('Second prompt, over the limit');
   });
 

@@ -143,13 +143,7 @@ export const WorkspaceLayout = () => {
   }, [navigate, onNewChat]);
   // The rail's search button opens the sidebar with the search box focused.
   const [searchOnExpand, setSearchOnExpand] = useState(false);
-  const { pathname, key: locationKey } = useLocation();
-  // Any move to another page closes the phone's drawer (a search hit chosen over it, say).
-  const [shownKey, setShownKey] = useState(locationKey);
-  if (shownKey !== locationKey) {
-    setShownKey(locationKey);
-    setDrawerOpen(false);
-  }
+  const { pathname } = useLocation();
   const fullBleed = useMatches().some(
     (match) => (match.handle as WorkspaceRouteHandle | undefined)?.fullBleed,
   );
