@@ -184,8 +184,23 @@ describe.skipIf(!pgBinaries)('a PostgreSQL outage', () => {
         text: 'Long [sim:tokens 200] [sim:delay-ms 40]',
       }),
     });
-    const reading = res.text();
-    await waitFor(() => other.deps.streams.size === 1);
+    // The first token is forwarded only once the turn is stored (ARCHITECTURE §11): the outage
+    // starts after that, mid-reply.
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let sse = '';
+    while (!sse.includes('"text-delta"')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the reply ended before its first token: ${sse}`);
+      sse += decoder.decode(value, { stream: true });
+    }
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return sse;
+        sse += decoder.decode(value, { stream: true });
+      }
+    })();
     await pgp.stop('fast');
     try {
       await stopGracefully({
