@@ -1,6 +1,7 @@
 import type { Deps } from '../http/app-env.ts';
 import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
+import { refreshPlannerStatisticsJob } from './refresh-planner-statistics.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
 import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
@@ -17,4 +18,5 @@ export const jobList = (
   sweepAbandonedUploadsJob,
   sweepStaleRepliesJob,
   pruneExpiredAuthJob,
+  refreshPlannerStatisticsJob,
 ];
