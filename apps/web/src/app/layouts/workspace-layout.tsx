@@ -188,8 +188,10 @@ export const WorkspaceLayout = () => {
         <main
           id="main"
           ref={mainRef}
-          tabIndex={-1}
-          className="min-h-0 flex-1 overflow-y-auto outline-none"
+          // In the tab order: the page scrolls inside it, and a keyboard must be able to scroll a
+          // page that has nothing focusable (axe: scrollable-region-focusable).
+          tabIndex={0}
+          className="min-h-0 flex-1 overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:ring-inset"
         >
           <div
             className={
