@@ -1,16 +1,4 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  gte,
-  inArray,
-  lt,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { messagePageSize } from '@chorus/shared/limits';
 import { chatMessages } from '@chorus/shared/messages';
 import { rowsOf, type Db } from '../client.ts';
@@ -262,36 +250,6 @@ export class MessagesRepository {
     return versions.map((v) => ({ ...v, superseded: v.id !== id }));
   }
 
-  /** The last `limit` messages, oldest first: the context sent to a model. */
-  async recent(conversationId: string, limit: number): Promise<MessageRow[]> {
-    const rows = await this.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversation_id, conversationId), eq(messages.user_id, this.userId)))
-      .orderBy(desc(messages.seq))
-      .limit(limit);
-    return rows.reverse();
-  }
-
-  async lastOfRole(
-    conversationId: string,
-    role: MessageRow['role'],
-  ): Promise<MessageRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.conversation_id, conversationId),
-          eq(messages.user_id, this.userId),
-          eq(messages.role, role),
-        ),
-      )
-      .orderBy(desc(messages.seq))
-      .limit(1);
-    return row;
-  }
-
   /** `notice` is selected in the same statement when the row changed (a realtime notice). */
   async update(
     id: string,
@@ -313,33 +271,6 @@ export class MessagesRepository {
       .with(updated)
       .select({ notice: sql`${notice}` })
       .from(updated);
-  }
-
-  /** Removes `message` and everything written after it in its conversation (edit-and-resend). */
-  deleteFrom(message: Pick<MessageRow, 'conversation_id' | 'seq'>): Promise<number> {
-    return this.deleteWhereSeq(message, gte);
-  }
-
-  /** Removes everything written after `message` in its conversation (regenerate). */
-  deleteAfter(message: Pick<MessageRow, 'conversation_id' | 'seq'>): Promise<number> {
-    return this.deleteWhereSeq(message, gt);
-  }
-
-  private async deleteWhereSeq(
-    message: Pick<MessageRow, 'conversation_id' | 'seq'>,
-    compare: typeof gt,
-  ): Promise<number> {
-    const deleted = await this.db
-      .delete(messages)
-      .where(
-        and(
-          eq(messages.conversation_id, message.conversation_id),
-          eq(messages.user_id, this.userId),
-          compare(messages.seq, message.seq),
-        ),
-      )
-      .returning({ id: messages.id });
-    return deleted.length;
   }
 }
 

@@ -35,12 +35,10 @@ import {
   toExportMessage,
   type ExportedConversation,
 } from './export-format.ts';
+import { isUuid } from '../../../http/uuid.ts';
 
 /** Messages read per query while an export streams. */
 const exportPageSize = 500;
-
-const isUuid = (id: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 const shareNotFound = () => new ApiError(404, 'shares:not_found', shareMessages.unavailable);
 

@@ -28,9 +28,7 @@ import {
   updateConversationRoute,
 } from './conversations.routes.ts';
 import { conversationNotFound } from './conversation-not-found.ts';
-
-const isUuid = (id: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+import { isUuid } from '../../../http/uuid.ts';
 
 const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,

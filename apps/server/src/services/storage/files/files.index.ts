@@ -29,9 +29,7 @@ import {
 } from './files.routes.ts';
 import { downloadResponse } from './download.ts';
 import { fileLimitsOf, storeUpload } from './upload.ts';
-
-const isUuid = (id: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+import { isUuid } from '../../../http/uuid.ts';
 
 export const toStoredFile = (row: FileRow): StoredFile => ({
   id: row.id,

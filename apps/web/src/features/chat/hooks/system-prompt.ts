@@ -20,12 +20,6 @@ export const pendingSystemPrompt = {
     pending = next;
     for (const listener of listeners) listener();
   },
-  /** The prompt for the conversation being created now; the next new chat starts without one. */
-  take() {
-    const taken = pending;
-    pendingSystemPrompt.set('');
-    return taken;
-  },
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => {
