@@ -56,6 +56,22 @@ test.describe('on a phone', () => {
       await expect(chat.reply('OpenAI')).toBeVisible();
     });
 
+    await test.step('a message search started in the drawer closes it when a hit opens', async () => {
+      const conversationPath = new URL(page.url()).pathname;
+      await chat.newChat(page.getByRole('banner'));
+      await chat.drawerButton().click();
+      await drawer.getByRole('button', { name: /Search messages/ }).click();
+      const search = page.getByRole('dialog', { name: 'Search messages' });
+      await search.getByRole('combobox').fill(title.split(' ').at(-1) ?? title);
+      await search.getByRole('option').filter({ hasText: 'You:' }).first().click();
+      await expect(search).toBeHidden();
+      await expect(drawer).toBeHidden();
+      await expect(page).toHaveURL((url) => url.pathname === conversationPath);
+      const row = chat.messageList().locator('[data-highlighted="true"]');
+      await expect(row).toContainText(title);
+      await expect(row).toBeFocused();
+    });
+
     const renamed = `${title} renamed`;
     await test.step('rename it in the drawer', async () => {
       await chat.drawerButton().click();

@@ -4,6 +4,7 @@ import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { storageKeys } from '@chorus/shared/storage-keys';
 import { Logo } from '@/components/logo';
 import { MessageSearchLauncher } from '@/features/search/components/message-search-launcher';
+import { onMessageSearchHit } from '@/features/search/message-search-state';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { focusWhenReady } from '@/lib/focus-when-ready';
 import { isNewChatShortcut } from '@/lib/shortcuts';
@@ -72,6 +73,9 @@ const Drawer = ({
     if (open && !dialog.open) dialog.showModal?.();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // A message search opened from the drawer closes it too when a hit is chosen; as with a link,
+  // the native dialog closes now and its close event tells the state.
+  useEffect(() => onMessageSearchHit(() => ref.current?.close()), []);
   const closeOnLink = (event: MouseEvent<HTMLDialogElement>) => {
     if (event.target === event.currentTarget) {
       onClose();

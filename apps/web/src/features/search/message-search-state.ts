@@ -21,6 +21,24 @@ export const messageSearchState = {
   isOpen: () => open,
 };
 
+const hitListeners = new Set<() => void>();
+
+/**
+ * Called the moment a hit is chosen, before the app navigates to it: whatever holds the search
+ * (the phone's drawer) closes now, so the focus it gives back is in place before the chat moves
+ * focus to the message.
+ */
+export const onMessageSearchHit = (listener: () => void) => {
+  hitListeners.add(listener);
+  return () => {
+    hitListeners.delete(listener);
+  };
+};
+
+export const announceMessageSearchHit = () => {
+  for (const listener of hitListeners) listener();
+};
+
 export const openMessageSearch = () => setOpen(true);
 export const closeMessageSearch = () => setOpen(false);
 export const toggleMessageSearch = () => setOpen(!open);

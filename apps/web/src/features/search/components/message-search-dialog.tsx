@@ -10,7 +10,7 @@ import { formatDateTime } from '@/lib/format';
 import { isRateLimitError } from '@/lib/resilience/rate-limit-error';
 import { cn } from '@/lib/utils';
 import { useMessageSearch } from '../api/search-messages';
-import { searchShortcutLabel } from '../message-search-state';
+import { announceMessageSearchHit, searchShortcutLabel } from '../message-search-state';
 import { Snippet } from './snippet';
 
 /** Typing pauses this long before a search is sent. */
@@ -283,6 +283,7 @@ export const MessageSearchDialog = ({ open, onClose }: { open: boolean; onClose:
     // Closed first, so the focus it gives back is in place before the chat moves it to the hit.
     ref.current?.close();
     onClose();
+    announceMessageSearchHit();
     void navigate(
       `/chat/${encodeURIComponent(hit.conversation_id)}?message=${encodeURIComponent(hit.message_id)}`,
     );
