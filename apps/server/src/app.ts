@@ -51,6 +51,11 @@ import { adminAnalyticsRouter } from './services/rest/admin/analytics/analytics.
 import { adminPromptsRouter } from './services/rest/admin/prompts/curation.index.ts';
 import { adminScenariosRouter } from './services/rest/admin/scenarios/scenarios.index.ts';
 import { libraryRouter } from './services/rest/library/library.index.ts';
+import { scenariosRouter } from './services/rest/scenarios/scenarios.index.ts';
+import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.index.ts';
+import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
+import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
+import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
 import { createCheckoutSessionRouter } from './services/functions/create-checkout-session/create-checkout-session.index.ts';
 import { stripeWebhookRouter } from './services/functions/stripe-webhook/stripe-webhook.index.ts';
 import { clientErrorsRouter } from './services/rest/client-errors/client-errors.index.ts';
@@ -271,6 +276,10 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', adminPromptsRouter)
     .route('/', adminScenariosRouter)
     .route('/', libraryRouter)
+    .route('/', scenariosRouter)
+    .route('/', scenarioRunsRouter)
+    .route('/', testCasesRouter)
+    .route('/', promptsRouter)
     .route('/', clientErrorsRouter)
     .route('/', adminClientErrorsRouter)
     .route('/', apiKeysRouter)
@@ -287,6 +296,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', testApiKeyRouter)
     .route('/', chatRouter)
     .route('/', aiApiProxyRouter)
+    .route('/', scenarioRunRouter)
     .route('/', openRouterModelsRouter)
     .route('/', ollamaModelsRouter)
     .route('/', createCheckoutSessionRouter)

@@ -272,6 +272,53 @@ export const errorCatalogue = {
     detail: ({ provider }: { provider: string }) =>
       `${provider} has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.`,
   },
+  // Prompt library and scenarios
+  'prompts:not_found': {
+    message:
+      'This prompt does not exist, or it is not yours. Open the prompt library to see yours.',
+  },
+  'prompts:bad_cursor': {
+    message: 'The page cursor is not valid; start again from the first page.',
+  },
+  'prompts:missing_variable': {
+    message: 'A variable has no value. Fill in every variable that has no default.',
+    detail: ({ names }: { names: string[] }) =>
+      names.length === 1
+        ? `The variable {{${names[0]}}} has no value. Fill it in, or give it a default as {{${names[0]}|default}}.`
+        : `The variables ${names.map((n) => `{{${n}}}`).join(', ')} have no value. Fill them in, or give them defaults.`,
+  },
+  'prompts:version_not_found': {
+    message: 'This version of the prompt does not exist. Pick one from its list of versions.',
+  },
+  'prompts:too_many': {
+    message: 'You have as many prompts as a library can hold. Delete some you no longer use.',
+    detail: ({ max }: { max: number }) =>
+      `A library holds at most ${max.toLocaleString('en')} prompts. Delete some you no longer use.`,
+  },
+  'prompts:import_invalid': {
+    message:
+      'This file is not a prompt export. Export prompts from Chorus to see the format, then import that file.',
+  },
+  'scenarios:not_found': {
+    message: 'This scenario does not exist, or it is not yours. Open Scenarios to see yours.',
+  },
+  'scenarios:bad_cursor': {
+    message: 'The page cursor is not valid; start again from the first page.',
+  },
+  'scenarios:run_not_found': {
+    message: 'This run does not exist, or it is not yours. Open the scenario to see its runs.',
+  },
+  'scenarios:no_targets': {
+    message: 'Add at least one model to compare, at most eight.',
+  },
+  'scenarios:bad_target': {
+    message: 'This column does not exist in the run. Pick one of its columns.',
+  },
+  'scenarios:too_many': {
+    message: 'You have as many scenarios as you can keep. Delete some you no longer use.',
+    detail: ({ max }: { max: number }) =>
+      `You can keep at most ${max.toLocaleString('en')} scenarios. Delete some you no longer use.`,
+  },
   // Plans, usage and billing
   'plans:not_found': { message: peopleMessages.planNotFound },
   'plans:name_taken': {

@@ -98,6 +98,19 @@ export const errorCodes = [
   'jobs:failed_job_not_found',
   // Library
   'library:not_found',
+  // Prompt library and scenarios
+  'prompts:not_found',
+  'prompts:bad_cursor',
+  'prompts:missing_variable',
+  'prompts:version_not_found',
+  'prompts:too_many',
+  'prompts:import_invalid',
+  'scenarios:not_found',
+  'scenarios:bad_cursor',
+  'scenarios:run_not_found',
+  'scenarios:no_targets',
+  'scenarios:bad_target',
+  'scenarios:too_many',
   // E-mail
   'email:missing_fields',
   'email:invalid_format',

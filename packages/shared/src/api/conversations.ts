@@ -142,6 +142,8 @@ export const chatRequestSchema = z
      * after a lost answer is recognised, never stored twice.
      */
     message_id: z.uuid().optional(),
+    /** The saved prompt the text was made from (chosen with `/`): its use count goes up. */
+    prompt_id: z.uuid().optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().min(0).max(1).optional(),
     max_tokens: z.number().int().min(1).max(200_000).optional(),

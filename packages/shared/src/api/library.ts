@@ -25,6 +25,10 @@ export type LibraryPrompt = z.infer<typeof libraryPromptSchema>;
 export const libraryScenarioSchema = z.object({
   ...curatedBase,
   steps: z.array(z.string()),
+  system_prompt: z.string(),
+  /** What "Use this scenario" puts in the copy's prompt (its steps, joined, when not set). */
+  user_prompt: z.string(),
+  targets: z.array(z.object({ provider: z.string(), model: z.string() })),
 });
 export type LibraryScenario = z.infer<typeof libraryScenarioSchema>;
 

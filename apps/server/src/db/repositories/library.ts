@@ -12,6 +12,7 @@ import type { Db } from '../client.ts';
 import { containsPattern } from '../like.ts';
 import { prompts, scenarios, users } from '../schema/index.ts';
 import { writeAuditLog } from './audit-logs.ts';
+import { scenarioPrompt } from './scenarios.ts';
 
 /**
  * Both collections share their curation columns (title, description, category, is_public,
@@ -21,7 +22,7 @@ type CuratedTable = typeof prompts;
 const tableOf = (kind: LibraryKind): CuratedTable =>
   kind === 'prompts' ? prompts : (scenarios as unknown as CuratedTable);
 
-type Row = typeof prompts.$inferSelect & { steps?: string[] };
+type Row = typeof prompts.$inferSelect & Partial<typeof scenarios.$inferSelect>;
 
 const base = (r: Row) => ({
   id: r.id,
@@ -37,7 +38,13 @@ const base = (r: Row) => ({
 const toPublic = (kind: LibraryKind, r: Row): LibraryPrompt | LibraryScenario =>
   kind === 'prompts'
     ? { ...base(r), content: r.content, tags: r.tags }
-    : { ...base(r), steps: r.steps ?? [] };
+    : {
+        ...base(r),
+        steps: r.steps ?? [],
+        system_prompt: r.system_prompt ?? '',
+        user_prompt: scenarioPrompt({ user_prompt: r.user_prompt ?? '', steps: r.steps ?? [] }),
+        targets: r.targets ?? [],
+      };
 
 const toAdmin = (
   kind: LibraryKind,

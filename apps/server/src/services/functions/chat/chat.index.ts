@@ -9,6 +9,7 @@ import type { ChatMessageMetadata, ChatRequest } from '@chorus/shared/api/conver
 import { chatMessages } from '@chorus/shared/messages';
 import { prepareModelCall, type ModelCall } from '../../../ai/model-call.ts';
 import { MessagesRepository, type MessageRow } from '../../../db/repositories/messages.ts';
+import { PromptsRepository } from '../../../db/repositories/prompts.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
@@ -246,6 +247,18 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       if (!stored) throw conversationNotFound();
     });
   savedTurn(written);
+  // A message made from a saved prompt counts as a use of it once the turn is stored; nothing
+  // waits for the count, and it never fails the chat. A prompt not the user's counts nothing.
+  const promptId = body.prompt_id;
+  if (promptId) {
+    void written.then(
+      () =>
+        new PromptsRepository(deps.database.db, user.id)
+          .countUse(promptId)
+          .catch((err: unknown) => log.warn({ err, promptId }, 'counting the prompt use failed')),
+      () => undefined,
+    );
+  }
 
   const metadata: ChatMessageMetadata = {
     user_message_id: turn.userMessageId,
