@@ -5,7 +5,7 @@ const isApple = () =>
   typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 export type Shortcut = {
-  id: 'new-chat' | 'search' | 'stop' | 'send' | 'new-line' | 'recall';
+  id: 'new-chat' | 'search' | 'stop' | 'send' | 'new-line' | 'recall' | 'prompt';
   /** What it does, as a person would say it. */
   action: string;
   /** The keys on this device, as shown (Ctrl becomes ⌘ on Apple keyboards). */
@@ -24,6 +24,11 @@ export const shortcuts: Shortcut[] = [
     id: 'recall',
     action: 'Bring back a message you sent (in an empty message box)',
     keys: () => '↑ / ↓',
+  },
+  {
+    id: 'prompt',
+    action: 'Insert a saved prompt (at the start of the message box)',
+    keys: () => '/',
   },
 ];
 

@@ -1,5 +1,5 @@
 import { ArrowUp, Square } from 'lucide-react';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
@@ -17,6 +17,16 @@ type ComposerProps = {
   onIntent?: () => void;
   /** Texts sent lately, oldest first: ↑ in an empty box brings them back, ↓ goes forward. */
   recall?: () => string[];
+  /** Keys for a list opened from the text box (the `/` prompt picker); true when it took one. */
+  onListKey?: (event: KeyboardEvent<HTMLTextAreaElement>) => boolean;
+  /** Ties the text box to that list for screen readers. */
+  listProps?: {
+    'aria-controls'?: string;
+    'aria-autocomplete'?: 'list';
+    'aria-activedescendant'?: string | undefined;
+  };
+  /** Above the text box, inside the form: that list. */
+  above?: ReactNode;
 };
 
 const maxHeightPx = 240;
@@ -33,6 +43,9 @@ export const Composer = ({
   toolbar,
   onIntent,
   recall,
+  onListKey,
+  listProps,
+  above,
 }: ComposerProps) => {
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   // While stepping through sent texts: the list and where in it the box is.
@@ -84,6 +97,7 @@ export const Composer = ({
         if (canSend) onSend();
       }}
     >
+      {above ? <div className="p-2 pb-0">{above}</div> : null}
       <label htmlFor="chat-composer" className="sr-only">
         Message
       </label>
@@ -98,7 +112,12 @@ export const Composer = ({
           recalling.current = null;
           onChange(event.target.value);
         }}
+        {...listProps}
         onKeyDown={(event) => {
+          if (onListKey?.(event)) {
+            event.preventDefault();
+            return;
+          }
           if (
             (event.key === 'ArrowUp' || event.key === 'ArrowDown') &&
             !event.shiftKey &&

@@ -37,7 +37,7 @@ const fallbackFileName = (title: string, format: ConversationExportFormat) => {
 };
 
 /** Hands a file to the browser's downloads through a temporary object URL. */
-const saveFile = (blob: Blob, fileName: string) => {
+export const saveFile = (blob: Blob, fileName: string) => {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

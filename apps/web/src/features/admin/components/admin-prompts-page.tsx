@@ -1,13 +1,13 @@
-import { Plus, ScrollText, Search, Star } from 'lucide-react';
+import { Plus, ScrollText, Star } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
 import { toast } from 'sonner';
 import type { AdminPrompt, AdminScenario, LibraryKind } from '@chorus/shared/api/library';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
+import { SearchInput } from '@/components/ui/search-input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { useCurateLibraryEntry } from '../api/curate-library-entry';
@@ -45,20 +45,13 @@ const Collection = ({ kind }: { kind: LibraryKind }) => {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center gap-3">
-        <label className="relative w-full max-w-xs">
-          <span className="sr-only">Search {kind}</span>
-          <Search
-            aria-hidden="true"
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
-            type="search"
-            placeholder="Search title or description"
-            className="pl-9"
-            value={filter.search}
-            onChange={(event) => setFilter({ ...filter, search: event.target.value })}
-          />
-        </label>
+        <SearchInput
+          label={`Search ${kind}`}
+          className="max-w-xs"
+          placeholder="Search title or description"
+          value={filter.search}
+          onChange={(event) => setFilter({ ...filter, search: event.target.value })}
+        />
         <NativeSelect
           className="w-44"
           aria-label="Show"

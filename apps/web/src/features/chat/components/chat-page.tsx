@@ -2,11 +2,13 @@ import { MessageSquare, Pin, SearchX } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { messages } from '@chorus/shared/messages';
+import type { Prompt } from '@chorus/shared/api/prompts';
 import { providers } from '@chorus/shared/providers';
 import { MissingKeyNotice, OfflineNotice, RateLimitNotice } from '@/components/chat/chat-notices';
 import { ChatView } from '@/components/chat/chat-view';
 import { Composer } from '@/components/chat/composer';
 import { ModelPicker } from '@/components/chat/model-picker';
+import { usePromptPicker } from '@/components/prompts/use-prompt-picker';
 import {
   ConversationActions,
   useShareDialog,
@@ -14,13 +16,15 @@ import {
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { Spinner } from '@/components/ui/spinner';
-import { isApiError } from '@/lib/api-error';
+import { errorMessage, isApiError } from '@/lib/api-error';
 import { useProviderSettings } from '@/lib/chat/provider-settings';
 import { prefetchLiveChat } from '@/lib/chat/use-live-chat';
 import { useListedConversation } from '@/lib/queries/conversations';
+import { getPrompt } from '@/lib/queries/prompts';
 import { useProviderHasKey } from '@/lib/queries/key-availability';
 import { focusWhenReady } from '@/lib/focus-when-ready';
 import { isStopShortcut } from '@/lib/shortcuts';
+import { toast } from '@/lib/toast';
 import { useOnline } from '@/lib/use-online';
 import { cn } from '@/lib/utils';
 import { useConversationChat } from '../hooks/use-conversation-chat';
@@ -38,6 +42,13 @@ const WelcomeState = ({ providerLabel }: { providerLabel: string }) => (
       <Link to="/copy-api-keys" className="text-primary underline underline-offset-4">
         Manage API keys
       </Link>
+      <span className="mt-2 block">
+        Type <kbd className="rounded border px-1 font-sans">/</kbd> to insert a prompt from your{' '}
+        <Link to="/prompts" className="text-primary underline underline-offset-4">
+          prompt library
+        </Link>
+        .
+      </span>
     </EmptyState>
   </div>
 );
@@ -59,6 +70,31 @@ const providerSelectId = 'chat-provider';
 /** The composer's message box (composer.tsx). */
 const composerId = 'chat-composer';
 const focusProviderPicker = () => document.getElementById(providerSelectId)?.focus();
+
+/**
+ * `/chat?prompt={id}` (the prompt library's "Use in chat"): opens that prompt's fill-in form
+ * over a new chat, then drops the parameter so a reload does not open it again.
+ */
+const useUsePromptParam = (fill: (prompt: Prompt) => void) => {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const promptId = searchParams.get('prompt');
+  useEffect(() => {
+    if (!promptId) return;
+    const controller = new AbortController();
+    getPrompt(promptId, controller.signal).then(
+      (prompt) => {
+        setSearchParams({}, { replace: true });
+        fill(prompt);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setSearchParams({}, { replace: true });
+        toast.error('Could not open the prompt', { description: errorMessage(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [promptId, fill, setSearchParams]);
+};
 
 /** One conversation (or a new one, on /chat) in the chat engine, with its composer. */
 const ChatPane = ({ conversationId }: { conversationId: string | undefined }) => {
@@ -119,6 +155,16 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [busy, stop]);
 
+  const { insertPrompt } = chat;
+  const picker = usePromptPicker({
+    draft: chat.draft,
+    onInsert: (text, prompt) => {
+      insertPrompt(text, prompt.id);
+      focusWhenReady(composerId);
+    },
+  });
+  useUsePromptParam(picker.fill);
+
   const sub = chat.subscription;
   return (
     <>
@@ -153,6 +199,9 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
               placeholder={`Message ${providerLabel}…`}
               onIntent={prefetchLiveChat}
               recall={chat.recall}
+              onListKey={picker.onKeyDown}
+              listProps={picker.textboxProps}
+              above={picker.list}
               toolbar={
                 <div className="flex flex-wrap items-center gap-1">
                   <ModelPicker
@@ -171,6 +220,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
                 </div>
               }
             />
+            {picker.dialog}
             {chat.rateLimit ? (
               <RateLimitNotice
                 key={chat.rateLimit.until}

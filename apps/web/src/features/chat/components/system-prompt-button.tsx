@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { systemPromptMaxLength } from '@chorus/shared/api/conversations';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormActions } from '@/components/ui/form-actions';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/utils';
@@ -68,19 +69,13 @@ const SystemPromptForm = ({
           {text.length.toLocaleString()} / {systemPromptMaxLength.toLocaleString()}
         </span>
       </p>
-      {error ? (
-        <p role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={saving || tooLong}>
-          {saving ? 'Saving…' : 'Save'}
-        </Button>
-      </div>
+      <FormActions
+        error={error}
+        onCancel={onClose}
+        cancelVariant="ghost"
+        submitLabel={saving ? 'Saving…' : 'Save'}
+        submitDisabled={saving || tooLong}
+      />
     </form>
   );
 };

@@ -25,6 +25,15 @@ describe('the chat request body', () => {
     expect(chatRequestSchema.safeParse(body).success).toBe(true);
   });
 
+  it('names the saved prompt the text came from, so its use is counted', () => {
+    const promptId = '7d1e0c52-3b8a-4f0e-9a61-2c5b8e9f0a13';
+    const body = buildChatRequest({ ...options, promptId }, 'submit-message', 'Filled text');
+    expect(body.prompt_id).toBe(promptId);
+    expect(chatRequestSchema.safeParse(body).success).toBe(true);
+    const regenerated = buildChatRequest({ ...options, promptId }, 'regenerate-message', '');
+    expect(regenerated.prompt_id).toBeUndefined();
+  });
+
   it('asks to answer the last user message again on regenerate, without text', () => {
     const body = buildChatRequest(options, 'regenerate-message', 'ignored');
     expect(body).toEqual({

@@ -10,6 +10,8 @@ export type ChatSendOptions = {
   settings: ProviderSettings;
   /** Edit-and-resend: the stored user message that `text` replaces. */
   editOf?: string;
+  /** The saved prompt the text was made from (the `/` picker): it counts a use. */
+  promptId?: string;
 };
 
 /** A message id made in this browser: a uuid, which the server stores the message under. */
@@ -25,7 +27,7 @@ export const buildChatRequest = (
   text: string,
   messageId?: string,
 ): ChatRequest => {
-  const { conversationId, provider, settings, editOf } = options;
+  const { conversationId, provider, settings, editOf, promptId } = options;
   const request: ChatRequest = {
     conversation_id: conversationId,
     provider,
@@ -36,6 +38,7 @@ export const buildChatRequest = (
   if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
   if (trigger === 'regenerate-message') return { ...request, regenerate: true };
   if (editOf) request.edit_of = editOf;
+  if (promptId && uuidPattern.test(promptId)) request.prompt_id = promptId;
   if (messageId && uuidPattern.test(messageId)) request.message_id = messageId;
   return { ...request, text };
 };

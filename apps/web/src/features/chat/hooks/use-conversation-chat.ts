@@ -115,11 +115,33 @@ export const useConversationChat = ({
 
   const busy = status === 'submitted' || status === 'streaming';
 
-  const sendBody = (id: string, editOf?: string): { body: ConversationChatBody } => {
+  const sendBody = (
+    id: string,
+    editOf?: string,
+    promptId?: string,
+  ): { body: ConversationChatBody } => {
     const options: ChatSendOptions = { conversationId: id, provider, settings };
     if (editOf) options.editOf = editOf;
+    if (promptId) options.promptId = promptId;
     return { body: { options } };
   };
+
+  // The saved prompt the composer's text came from (the `/` picker), until it is sent or cleared.
+  const promptInDraft = useRef<string | null>(null);
+  const insertPrompt = useCallback(
+    (text: string, promptId: string) => {
+      promptInDraft.current = promptId;
+      setDraft(text);
+    },
+    [setDraft],
+  );
+  const editDraft = useCallback(
+    (text: string) => {
+      if (!text.trim()) promptInDraft.current = null;
+      setDraft(text);
+    },
+    [setDraft],
+  );
 
   /** Notes a refusal for lack of a key, which the notice above the composer may have missed. */
   const afterSend = (target: LiveChat) => {
@@ -137,11 +159,11 @@ export const useConversationChat = ({
   };
 
   /** Sends `text` as message `id` to a conversation that exists. */
-  const sendTo = async (id: string, messageId: string, text: string) => {
+  const sendTo = async (id: string, messageId: string, text: string, promptId?: string) => {
     const target = getLiveChat(await loadLiveChatModule(), id);
     await target.sendMessage(
       { id: messageId, role: 'user', parts: [{ type: 'text', text }] },
-      sendBody(id),
+      sendBody(id, undefined, promptId),
     );
     afterSend(target);
   };
@@ -154,6 +176,8 @@ export const useConversationChat = ({
   const sendText = async (text: string, messageId: string, fromComposer: boolean) => {
     if (!text.trim() || busy) return;
     if (fromComposer) sentHistory.add(userId, text);
+    const promptId = fromComposer ? (promptInDraft.current ?? undefined) : undefined;
+    if (fromComposer) promptInDraft.current = null;
     unsentMessages.remove(userId, threadId, [messageId]);
     if (!conversationId) {
       const wait = waitBeforeCall(createPath);
@@ -170,7 +194,7 @@ export const useConversationChat = ({
     }
     if (conversationId) {
       if (fromComposer) setDraft('');
-      await sendTo(conversationId, messageId, text);
+      await sendTo(conversationId, messageId, text, promptId);
       return;
     }
     let conversation;
@@ -201,7 +225,7 @@ export const useConversationChat = ({
     queryClient.setQueryData(messagesQueryKey(conversation.id), historyOf([]));
     if (fromComposer) setDraft('');
     setAdoptedId(conversation.id);
-    const sending = sendTo(conversation.id, messageId, text);
+    const sending = sendTo(conversation.id, messageId, text, promptId);
     void navigate(`/chat/${conversation.id}`, { replace: true });
     await sending;
   };
@@ -323,7 +347,8 @@ export const useConversationChat = ({
     history,
     older,
     draft,
-    setDraft,
+    setDraft: editDraft,
+    insertPrompt,
     creating: create.isPending,
     rateLimit,
     clearRateLimit,
