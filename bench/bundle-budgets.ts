@@ -22,5 +22,12 @@ export const bundleBudgets: BundleBudget[] = [
     gzipKb: 150,
   },
   { page: 'auth', path: '/auth', signedIn: false, ready: 'Welcome to Chorus', gzipKb: 150 },
+  {
+    page: 'cookbook',
+    path: '/scenarios-cookbook',
+    signedIn: false,
+    ready: 'Scenarios cookbook',
+    gzipKb: 150,
+  },
   { page: 'chat', path: '/chat', signedIn: true, ready: 'New chat', gzipKb: 250 },
 ];
