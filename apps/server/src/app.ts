@@ -56,6 +56,10 @@ import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.
 import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
+import { onboardingRouter } from './services/rest/onboarding/onboarding.index.ts';
+import { discoverRouter } from './services/rest/discover/discover.index.ts';
+import { trendsRouter } from './services/rest/trends/trends.index.ts';
+import { trendsAskRouter } from './services/functions/trends-ask/trends-ask.index.ts';
 import { createCheckoutSessionRouter } from './services/functions/create-checkout-session/create-checkout-session.index.ts';
 import { stripeWebhookRouter } from './services/functions/stripe-webhook/stripe-webhook.index.ts';
 import { clientErrorsRouter } from './services/rest/client-errors/client-errors.index.ts';
@@ -82,7 +86,11 @@ const limitedAuthPaths = new Set([
  * Routes whose every request goes through the model-call seam, which spends the `data` window
  * in the same database round trip as the plan and quota check (ARCHITECTURE §11 fast path).
  */
-const modelCallPaths = new Set(['/functions/v1/chat', '/functions/v1/ai-api-proxy']);
+const modelCallPaths = new Set([
+  '/functions/v1/chat',
+  '/functions/v1/ai-api-proxy',
+  '/functions/v1/trends-ask',
+]);
 
 /**
  * better-auth echoes session tokens in JSON bodies (for bearer clients, which Chorus has none
@@ -280,6 +288,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', scenarioRunsRouter)
     .route('/', testCasesRouter)
     .route('/', promptsRouter)
+    .route('/', onboardingRouter)
+    .route('/', discoverRouter)
+    .route('/', trendsRouter)
     .route('/', clientErrorsRouter)
     .route('/', adminClientErrorsRouter)
     .route('/', apiKeysRouter)
@@ -297,6 +308,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', chatRouter)
     .route('/', aiApiProxyRouter)
     .route('/', scenarioRunRouter)
+    .route('/', trendsAskRouter)
     .route('/', openRouterModelsRouter)
     .route('/', ollamaModelsRouter)
     .route('/', createCheckoutSessionRouter)

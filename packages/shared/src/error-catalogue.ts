@@ -362,6 +362,9 @@ export const errorCatalogue = {
     detail: ({ kind }: { kind: 'prompt' | 'scenario' }) =>
       `That ${kind} does not exist or is not shared any more. Reload the list.`,
   },
+  'discover:bad_cursor': {
+    message: 'The page cursor is not valid; start again from the first page.',
+  },
   // E-mail
   'email:missing_fields': { message: emailMessages.missingFields, spec: true },
   'email:invalid_format': {

@@ -98,6 +98,7 @@ export const errorCodes = [
   'jobs:failed_job_not_found',
   // Library
   'library:not_found',
+  'discover:bad_cursor',
   // Prompt library and scenarios
   'prompts:not_found',
   'prompts:bad_cursor',

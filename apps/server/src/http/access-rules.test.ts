@@ -39,6 +39,9 @@ const publicRoutes = [
   'post /rest/v1/client-errors',
   'get /rest/v1/library/prompts',
   'get /rest/v1/library/scenarios',
+  // The public directory and this instance's trends: published entries and aggregates only.
+  'get /rest/v1/discover',
+  'get /rest/v1/trends',
   'post /rest/v1/rpc/is_admin',
   'post /rest/v1/rpc/is_super_admin',
   'get /rest/v1/signup-mode',

@@ -53,6 +53,7 @@ export const usageSources = [
   'test',
   'widget',
   'knowledge',
+  'trends',
 ] as const;
 export type UsageSource = (typeof usageSources)[number];
 

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
 import { containsPattern } from '../like.ts';
 import { prompts, promptVersions } from '../schema/index.ts';
+import { recordLibraryUse } from './library-uses.ts';
 
 export type PromptRow = typeof prompts.$inferSelect;
 export type PromptVersionRow = typeof promptVersions.$inferSelect;
@@ -17,7 +18,11 @@ export type PromptContent = {
   tags: string[];
 };
 
-export type NewPrompt = PromptContent & { favorite: boolean };
+export type NewPrompt = PromptContent & {
+  favorite: boolean;
+  /** The published library entry it is a copy of. */
+  source_id?: string | null;
+};
 
 export type PromptPatch = Partial<NewPrompt>;
 
@@ -102,6 +107,7 @@ export class PromptsRepository {
           category: v.category,
           tags: v.tags,
           favorite: v.favorite,
+          source_id: v.source_id ?? null,
           version: 1,
           created_at: new Date(first + i),
           updated_at: new Date(first + i),
@@ -313,8 +319,8 @@ export class PromptsRepository {
   }
 
   /**
-   * A published library entry copied into the user's prompts, private and at version 1.
-   * Undefined when no published entry has this id.
+   * A published library entry copied into the user's prompts, private and at version 1, and
+   * counted as a copy of the entry (library_uses). Undefined when no published entry has this id.
    */
   async copyPublished(id: string): Promise<PromptRow | 'too_many' | undefined> {
     const [entry] = await this.db
@@ -323,13 +329,27 @@ export class PromptsRepository {
       .where(and(eq(prompts.id, id), eq(prompts.published, true)))
       .limit(1);
     if (!entry) return undefined;
-    return this.create({
-      title: entry.title,
-      content: entry.content,
-      description: entry.description,
-      category: entry.category,
-      tags: entry.tags,
-      favorite: false,
+    return this.db.transaction(async (tx) => {
+      await this.lockLibrary(tx);
+      if ((await this.countIn(tx)) >= promptLimits.perUser) return 'too_many';
+      const [row] = await this.insertIn(tx, [
+        {
+          title: entry.title,
+          content: entry.content,
+          description: entry.description,
+          category: entry.category,
+          tags: entry.tags,
+          favorite: false,
+          source_id: entry.id,
+        },
+      ]);
+      await recordLibraryUse(tx, {
+        kind: 'prompt',
+        item_id: entry.id,
+        user_id: this.userId,
+        action: 'copy',
+      });
+      return row!;
     });
   }
 

@@ -4,6 +4,7 @@ import type { Db } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
 import { containsPattern } from '../like.ts';
 import { scenarioRuns, scenarios, testCases, type ScenarioRunResult } from '../schema/index.ts';
+import { recordLibraryUse } from './library-uses.ts';
 
 export type ScenarioRow = typeof scenarios.$inferSelect & { last_run_at: Date | null };
 export type ScenarioRunRow = typeof scenarioRuns.$inferSelect;
@@ -111,8 +112,9 @@ export class ScenariosRepository {
   }
 
   /**
-   * Copies a published cookbook entry into the user's scenarios. Undefined when there is no such
-   * published entry; 'too_many' when the user keeps `max` scenarios already.
+   * Copies a published cookbook entry into the user's scenarios, counted as a copy of the entry
+   * (library_uses); the copy remembers its source, so its runs count for the entry too. Undefined
+   * when there is no such published entry; 'too_many' when the user keeps `max` scenarios already.
    */
   async copyPublished(id: string, max: number): Promise<ScenarioRow | 'too_many' | undefined> {
     const [entry] = await this.db
@@ -122,15 +124,31 @@ export class ScenariosRepository {
       .limit(1);
     if (!entry) return undefined;
     if ((await this.count()) >= max) return 'too_many';
-    return this.create({
-      title: entry.title,
-      description: entry.description,
-      category: entry.category,
-      system_prompt: entry.system_prompt,
-      user_prompt: scenarioPrompt(entry),
-      variables: entry.variables,
-      parameters: entry.parameters,
-      targets: entry.targets.length > 0 ? entry.targets : defaultCopyTargets,
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(scenarios)
+        .values({
+          title: entry.title,
+          description: entry.description,
+          category: entry.category,
+          system_prompt: entry.system_prompt,
+          user_prompt: scenarioPrompt(entry),
+          variables: entry.variables,
+          parameters: entry.parameters,
+          targets: entry.targets.length > 0 ? entry.targets : defaultCopyTargets,
+          user_id: this.userId,
+          is_public: false,
+          published: false,
+          source_id: entry.id,
+        })
+        .returning();
+      await recordLibraryUse(tx, {
+        kind: 'scenario',
+        item_id: entry.id,
+        user_id: this.userId,
+        action: 'copy',
+      });
+      return { ...row!, last_run_at: null };
     });
   }
 

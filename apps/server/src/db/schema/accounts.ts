@@ -79,6 +79,8 @@ export const userSettings = pgTable('user_settings', {
     .references(() => users.id, { onDelete: 'cascade' }),
   default_ai_provider: text('default_ai_provider'),
   default_ai_model: text('default_ai_model'),
+  /** When the user hid the getting-started checklist (/start); null while it shows. */
+  onboarding_dismissed_at: timestamp('onboarding_dismissed_at', { withTimezone: true }),
   updated_at: timestamp('updated_at', { withTimezone: true })
     .notNull()
     .defaultNow()

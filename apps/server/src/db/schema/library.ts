@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -36,6 +38,10 @@ export const prompts = pgTable(
     ...curatedColumns,
     content: text('content').notNull(),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    /** The published library entry this prompt was copied from; kept null once that is gone. */
+    source_id: uuid('source_id').references((): AnyPgColumn => prompts.id, {
+      onDelete: 'set null',
+    }),
     favorite: boolean('favorite').notNull().default(false),
     /** Messages sent with this prompt (chosen with `/` in the composer). */
     use_count: integer('use_count').notNull().default(0),
@@ -46,6 +52,9 @@ export const prompts = pgTable(
   (t) => [
     index('prompts_user_idx').on(t.user_id, t.created_at.desc(), t.id.desc()),
     index('prompts_published_idx').on(t.published, t.featured),
+    index('prompts_source_idx')
+      .on(t.source_id)
+      .where(sql`${t.source_id} is not null`),
   ],
 );
 
@@ -64,10 +73,17 @@ export const scenarios = pgTable(
       .notNull()
       .default({}),
     targets: jsonb('targets').$type<{ provider: string; model: string }[]>().notNull().default([]),
+    /** The published cookbook entry this scenario was copied from; null once that is gone. */
+    source_id: uuid('source_id').references((): AnyPgColumn => scenarios.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('scenarios_user_idx').on(t.user_id, t.created_at.desc(), t.id.desc()),
     index('scenarios_published_idx').on(t.published, t.featured),
+    index('scenarios_source_idx')
+      .on(t.source_id)
+      .where(sql`${t.source_id} is not null`),
   ],
 );
 
@@ -170,4 +186,35 @@ export const testCases = pgTable(
     ...timestamps,
   },
   (t) => [index('test_cases_user_idx').on(t.user_id, t.created_at.desc(), t.id.desc())],
+);
+
+/**
+ * What the public library's trends and "most used" count: each copy of a published entry and
+ * each run of a copied cookbook scenario, as an append-only log. An event outlives the copy it
+ * was made with (a user deleting their copy takes nothing back) and goes with its user's
+ * account. `item_id` is the public entry (prompts or scenarios, by `kind`), so it has no
+ * foreign key: an event of an entry since deleted or unpublished is simply never shown.
+ */
+export const libraryUses = pgTable(
+  'library_uses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['prompt', 'scenario'] }).notNull(),
+    item_id: uuid('item_id').notNull(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    action: text('action', { enum: ['copy', 'run'] }).notNull(),
+    created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+  },
+  (t) => [
+    // Trends, and discover sorted by use: each kind and action over the last 7 or 30 days.
+    index('library_uses_trend_idx').on(t.kind, t.action, t.created_at),
+    // The uses of one page of discover's entries.
+    index('library_uses_item_idx').on(t.item_id, t.created_at),
+    check('library_uses_kind_check', sql`${t.kind} in ('prompt', 'scenario')`),
+    check('library_uses_action_check', sql`${t.action} in ('copy', 'run')`),
+  ],
 );

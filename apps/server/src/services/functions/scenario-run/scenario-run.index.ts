@@ -1,6 +1,7 @@
 import type { ScenarioRunEvent } from '@chorus/shared/api/scenarios';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import { fillTemplate, missingVariables } from '@chorus/shared/template';
+import { recordLibraryUse } from '../../../db/repositories/library-uses.ts';
 import {
   scenarioPrompt,
   ScenarioRunsRepository,
@@ -114,6 +115,19 @@ export const scenarioRunRouter = createRouter<AuthedEnv>().openapi(scenarioRunRo
     parameters,
     results: targets.map(pendingColumn),
   });
+  // A run of a cookbook copy counts for the cookbook entry (trends, discover); nothing waits for
+  // the count, and it never fails the run.
+  const sourceId = saved?.source_id;
+  if (sourceId) {
+    void recordLibraryUse(db, {
+      kind: 'scenario',
+      item_id: sourceId,
+      user_id: user.id,
+      action: 'run',
+    }).catch((err: unknown) =>
+      deps.log.warn({ err, runId: run.id, sourceId }, 'counting the cookbook run failed'),
+    );
+  }
 
   // The run goes on when its client leaves; it stops for a client that left or a server stopping.
   const stop = new AbortController();

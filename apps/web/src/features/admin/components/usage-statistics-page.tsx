@@ -65,6 +65,7 @@ const sourceLabels: Record<UsageSource, string> = {
   test: 'Test runner',
   widget: 'Embedded widget',
   knowledge: 'Knowledge base',
+  trends: 'Trends questions',
 };
 
 /** Estimated dollars from the price table; a dash when no call had a known price. */

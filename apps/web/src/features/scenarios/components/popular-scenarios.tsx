@@ -1,4 +1,4 @@
-import { sampleScenarioStats } from '../utils/sample-stats';
+import { sampleScenarioStats } from '@chorus/shared/sample-stats';
 
 const count = new Intl.NumberFormat('en-US');
 const top = Math.max(...sampleScenarioStats.map((stat) => stat.percentage));
