@@ -3,13 +3,23 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompressAssets } from './build/precompress-assets.ts';
+import { helpArticles } from './src/features/help/build/help-articles-plugin.ts';
 
 const backend = 'http://localhost:8080';
 // '/auth/v1', not '/auth': the app's own sign-in page lives at /auth.
 const proxied = ['/auth/v1', '/rest', '/functions', '/storage', '/healthz'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompressAssets()],
+  plugins: [
+    // The help center's Markdown articles, compiled to HTML at build time.
+    helpArticles({
+      dir: fileURLToPath(new URL('./src/features/help/articles', import.meta.url)),
+      faq: fileURLToPath(new URL('./src/features/help/faq.md', import.meta.url)),
+    }),
+    react(),
+    tailwindcss(),
+    precompressAssets(),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -30,6 +30,10 @@ const Discover = lazyPage(
 );
 const Trends = lazyPage(() => import('@/features/trends/components/trends-page'), 'TrendsPage');
 const Help = lazyPage(() => import('@/features/help/components/help-page'), 'HelpPage');
+const HelpArticle = lazyPage(
+  () => import('@/features/help/components/help-article-page'),
+  'HelpArticlePage',
+);
 const ScenariosCookbook = lazyPage(
   () => import('@/features/scenarios/components/scenarios-cookbook-page'),
   'ScenariosCookbookPage',
@@ -169,6 +173,7 @@ export const routes: RouteObject[] = [
               { path: 'discover', element: <Discover /> },
               { path: 'trends', element: <Trends /> },
               { path: 'help', element: <Help /> },
+              { path: 'help/:slug', element: <HelpArticle /> },
               { path: 'unsubscribe', element: <Unsubscribe /> },
               { path: 'share/:token', element: <SharedConversation /> },
               { path: 'scenarios-cookbook', element: <ScenariosCookbook /> },

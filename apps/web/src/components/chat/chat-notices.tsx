@@ -1,7 +1,11 @@
 import { Hourglass, KeyRound, WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { messages } from '@chorus/shared/messages';
 import { LinkButton } from '@/components/ui/link-button';
+import { helpLinks } from '@/lib/help-links';
+
+const helpLinkClass = 'font-medium underline underline-offset-4';
 
 /** No key would serve the chosen provider: say so before the user writes, with a way out. */
 export const MissingKeyNotice = ({
@@ -18,7 +22,10 @@ export const MissingKeyNotice = ({
     <KeyRound aria-hidden="true" className="size-4 shrink-0 text-amber-600" />
     <p className="flex-1">
       No API key is available for {providerLabel}. Add your own key, or ask an administrator to
-      enable a system key, or pick another provider below.
+      enable a system key, or pick another provider below.{' '}
+      <Link to={helpLinks.missingKey} className={helpLinkClass}>
+        How keys work
+      </Link>
     </p>
     <LinkButton to="/copy-api-keys" size="sm" variant="outline">
       Add an API key
@@ -72,7 +79,12 @@ export const RateLimitNotice = ({
       className="flex items-center gap-2 px-1 text-xs text-amber-700 dark:text-amber-400"
     >
       <Hourglass aria-hidden="true" className="size-3.5 shrink-0" />
-      <span>{messages.rateLimit.operation(operation, seconds)} Your message stays in the box.</span>
+      <span>
+        {messages.rateLimit.operation(operation, seconds)} Your message stays in the box.{' '}
+        <Link to={helpLinks.rateLimits} className={helpLinkClass}>
+          About rate limits
+        </Link>
+      </span>
     </p>
   );
 };

@@ -12,6 +12,7 @@ import {
 import { lazy, memo, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { copyText } from '@/lib/clipboard';
+import { helpPathFor } from '@/lib/help-links';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
 import { providerName } from '@/lib/providers';
@@ -144,9 +145,10 @@ const VersionPicker = ({
 
 const linkClass = 'font-medium underline underline-offset-4';
 
-/** The links a failure's code calls for: the API keys page, the plan. */
+/** The links a failure's code calls for: the API keys page, the plan, and the help on them. */
 const FailureLinks = ({ code }: { code: string | undefined }) => {
   const actions = failureActions(code);
+  const help = actions.keys || actions.plan ? helpPathFor(code) : null;
   return (
     <>
       {actions.keys ? (
@@ -157,6 +159,14 @@ const FailureLinks = ({ code }: { code: string | undefined }) => {
       {actions.plan ? (
         <Link to="/profile" className={linkClass}>
           See your plan
+        </Link>
+      ) : null}
+      {help ? (
+        <Link to={help} className={linkClass}>
+          Learn more
+          <span className="sr-only">
+            {actions.keys ? ' about provider keys' : ' about daily limits'}
+          </span>
         </Link>
       ) : null}
     </>

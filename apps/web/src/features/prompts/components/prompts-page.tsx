@@ -29,6 +29,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { copyText } from '@/lib/clipboard';
 import { formatDate } from '@/lib/format';
+import { helpLinks } from '@/lib/help-links';
 import {
   exportPrompts,
   useCopyLibraryPrompt,
@@ -270,7 +271,7 @@ const YourPrompts = ({
                 <Button onClick={onNew}>
                   <Plus aria-hidden="true" /> New prompt
                 </Button>
-                <LinkButton to="/help" variant="outline">
+                <LinkButton to={helpLinks.prompts} variant="outline">
                   How prompts work
                 </LinkButton>
               </>

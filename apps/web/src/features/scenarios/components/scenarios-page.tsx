@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { SearchInput } from '@/components/ui/search-input';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
+import { helpLinks } from '@/lib/help-links';
 import { toast } from '@/lib/toast';
 import { useDeleteScenario } from '../api/delete-scenario';
 import { useScenarios } from '../api/get-scenarios';
@@ -70,8 +71,8 @@ const NoScenarios = () => (
         <LinkButton to="/scenarios-cookbook" variant="outline">
           Browse the cookbook
         </LinkButton>
-        <LinkButton to="/help" variant="ghost">
-          Read the help
+        <LinkButton to={helpLinks.scenarios} variant="ghost">
+          How scenarios work
         </LinkButton>
       </>
     }
