@@ -42,6 +42,8 @@ const publicRoutes = [
   // The public directory and this instance's trends: published entries and aggregates only.
   'get /rest/v1/discover',
   'get /rest/v1/trends',
+  // Which providers this instance offers (the home page shows it to guests).
+  'post /functions/v1/get-enabled-providers',
   'post /rest/v1/rpc/is_admin',
   'post /rest/v1/rpc/is_super_admin',
   'get /rest/v1/signup-mode',

@@ -7,7 +7,6 @@ import { LinkButton } from '@/components/ui/link-button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
-import { providerList } from '@/lib/providers';
 import { useEnabledProviders } from '@/lib/queries/enabled-providers';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
@@ -230,7 +229,7 @@ const ProviderList = ({ ids }: { ids: readonly ProviderId[] }) => (
   </ul>
 );
 
-/** `get-enabled-providers` answers signed-in people only; a guest sees the catalogue. */
+/** The providers an admin has turned on (`get-enabled-providers`, public). */
 const EnabledProviders = () => {
   const enabled = useEnabledProviders();
   if (!enabled) return <Loading label="Loading the providers" />;
@@ -245,14 +244,14 @@ const EnabledProviders = () => {
 const Providers = ({ signedIn }: { signedIn: boolean }) => (
   <Section
     id="home-providers"
-    title={signedIn ? 'Providers on this instance' : 'Providers Chorus works with'}
+    title="Providers on this instance"
     description={
       signedIn
         ? 'The providers an administrator has turned on here. Use your own key, or the ones provided.'
-        : 'Sign in to see which of them this instance has turned on and which keys are ready for you.'
+        : 'The providers an administrator has turned on here. Sign up to chat with them, with your own key or the ones provided.'
     }
   >
-    {signedIn ? <EnabledProviders /> : <ProviderList ids={providerList.map((p) => p.id)} />}
+    <EnabledProviders />
   </Section>
 );
 

@@ -308,15 +308,14 @@ describe('admin key management', () => {
     });
   });
 
-  it('lets guests call none of the key functions', async () => {
+  it('lets guests call none of the key functions, and see only which providers are on', async () => {
     const guest = t.client();
-    for (const url of [
-      '/functions/v1/get-default-api-key',
-      '/functions/v1/get-system-api-key',
-      '/functions/v1/get-enabled-providers',
-    ]) {
+    for (const url of ['/functions/v1/get-default-api-key', '/functions/v1/get-system-api-key']) {
       expect((await guest.post(url, { provider: 'openai' })).status, url).toBe(401);
     }
+    const enabled = await guest.post<EnabledProviders>('/functions/v1/get-enabled-providers');
+    expect(enabled.status).toBe(200);
+    expect(Object.keys(enabled.body)).toEqual(['providers']);
     expect((await guest.get('/rest/v1/api-keys/availability')).status).toBe(401);
     const bad = await plain.post<{ error: string }>('/functions/v1/get-system-api-key', {
       provider: 'skynet',
