@@ -15,6 +15,11 @@ import {
 import { joinSentences } from './sentences.ts';
 import { shareMessages } from './share-messages.ts';
 
+/** Every list's answer to a page cursor it did not write. */
+const badCursor = {
+  message: 'The page cursor is not valid; start again from the first page.',
+};
+
 const invalidRequest = 'The request is not valid. Check what was sent and try again.';
 
 /** One code's words: what happened and what to try. */
@@ -240,9 +245,7 @@ export const errorCatalogue = {
     detail: ({ type }: { type: string }) => storageMessages.unsupportedType(type),
   },
   'storage:empty': { message: storageMessages.emptyFile },
-  'storage:bad_cursor': {
-    message: 'The page cursor is not valid; start again from the first page.',
-  },
+  'storage:bad_cursor': badCursor,
   'storage:bad_range': {
     message: 'The asked range lies outside the file. Ask for bytes within its size.',
   },
@@ -277,9 +280,7 @@ export const errorCatalogue = {
     message:
       'This prompt does not exist, or it is not yours. Open the prompt library to see yours.',
   },
-  'prompts:bad_cursor': {
-    message: 'The page cursor is not valid; start again from the first page.',
-  },
+  'prompts:bad_cursor': badCursor,
   'prompts:missing_variable': {
     message: 'A variable has no value. Fill in every variable that has no default.',
     detail: ({ names }: { names: string[] }) =>
@@ -302,9 +303,7 @@ export const errorCatalogue = {
   'scenarios:not_found': {
     message: 'This scenario does not exist, or it is not yours. Open Scenarios to see yours.',
   },
-  'scenarios:bad_cursor': {
-    message: 'The page cursor is not valid; start again from the first page.',
-  },
+  'scenarios:bad_cursor': badCursor,
   'scenarios:run_not_found': {
     message: 'This run does not exist, or it is not yours. Open the scenario to see its runs.',
   },
@@ -362,9 +361,7 @@ export const errorCatalogue = {
     detail: ({ kind }: { kind: 'prompt' | 'scenario' }) =>
       `That ${kind} does not exist or is not shared any more. Reload the list.`,
   },
-  'discover:bad_cursor': {
-    message: 'The page cursor is not valid; start again from the first page.',
-  },
+  'discover:bad_cursor': badCursor,
   // E-mail
   'email:missing_fields': { message: emailMessages.missingFields, spec: true },
   'email:invalid_format': {

@@ -7,6 +7,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import type { HelpArticle, HelpHeading } from '../content-types';
 import { findArticleSummary, loadArticle } from '../lib/articles';
 import { ArticleBody } from './article-body';
+import { ArticleCard } from './article-card';
 import { BackToHelp } from './back-to-help';
 
 // Rare, so it is downloaded only when an address names no article.
@@ -71,24 +72,7 @@ const RelatedArticles = ({ slugs }: { slugs: string[] }) => {
       <ul className="mt-4 grid gap-3 sm:grid-cols-2">
         {related.map((article) => (
           <li key={article.slug}>
-            <Link
-              to={`/help/${article.slug}`}
-              onPointerEnter={() => void loadArticle(article.slug)}
-              className="group flex h-full flex-col rounded-xl border bg-card p-4 outline-none transition-colors hover:bg-accent/50 focus-visible:ring-[3px] focus-visible:ring-ring/50"
-            >
-              <span className="flex items-center justify-between gap-2 font-medium">
-                {article.title}
-                <span
-                  aria-hidden="true"
-                  className="text-muted-foreground transition-transform group-hover:translate-x-0.5"
-                >
-                  →
-                </span>
-              </span>
-              <span className="mt-1 line-clamp-2 text-sm text-muted-foreground">
-                {article.description}
-              </span>
-            </Link>
+            <ArticleCard article={article} />
           </li>
         ))}
       </ul>
