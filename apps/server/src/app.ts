@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { messageFor } from '@chorus/shared/error-catalogue';
@@ -56,6 +56,8 @@ import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.
 import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
+import { knowledgeBasesRouter } from './services/rest/knowledge-bases/knowledge-bases.index.ts';
+import { knowledgeSearchRouter } from './services/functions/knowledge-search/knowledge-search.index.ts';
 import { onboardingRouter } from './services/rest/onboarding/onboarding.index.ts';
 import { discoverRouter } from './services/rest/discover/discover.index.ts';
 import { trendsRouter } from './services/rest/trends/trends.index.ts';
@@ -247,7 +249,20 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   // --- /rest/v1, /functions/v1 and /storage/v1: zod-described routes, one OpenAPI document.
   // Uploads are not held to the 1 MB body limit: they stream, within their plan's own limits.
   const api = createRouter();
-  api.use('/rest/v1/*', sameOrigin, apiBodyLimit, jsonText, loadSession, rateLimitData);
+  // A knowledge base's documents upload streams too (multipart, several files).
+  const documentUpload = /^\/rest\/v1\/knowledge-bases\/[^/]+\/documents$/;
+  const unlessUpload =
+    (middleware: MiddlewareHandler): MiddlewareHandler =>
+    (c, next) =>
+      c.req.method === 'POST' && documentUpload.test(c.req.path) ? next() : middleware(c, next);
+  api.use(
+    '/rest/v1/*',
+    sameOrigin,
+    unlessUpload(apiBodyLimit),
+    unlessUpload(jsonText),
+    loadSession,
+    rateLimitData,
+  );
   api.use('/functions/v1/*', sameOrigin, apiBodyLimit, jsonText, loadSession, (c, next) =>
     modelCallPaths.has(c.req.path) ? next() : rateLimitData(c, next),
   );
@@ -288,6 +303,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', scenarioRunsRouter)
     .route('/', testCasesRouter)
     .route('/', promptsRouter)
+    .route('/', knowledgeBasesRouter)
     .route('/', onboardingRouter)
     .route('/', discoverRouter)
     .route('/', trendsRouter)
@@ -309,6 +325,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', aiApiProxyRouter)
     .route('/', scenarioRunRouter)
     .route('/', trendsAskRouter)
+    .route('/', knowledgeSearchRouter)
     .route('/', openRouterModelsRouter)
     .route('/', ollamaModelsRouter)
     .route('/', createCheckoutSessionRouter)

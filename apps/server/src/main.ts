@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { hasVectorStore } from './db/vector-store.ts';
 import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
 import { jobList } from './jobs/job-list.ts';
@@ -29,6 +30,13 @@ const start = async () => {
   const database = openDatabase(config);
   log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
   await database.migrate();
+  if (await hasVectorStore(database.db)) {
+    log.info('knowledge search: hybrid (vectors and full text)');
+  } else {
+    log.warn(
+      'knowledge search: full text alone; this PostgreSQL has no vector extension (install pgvector for hybrid search)',
+    );
+  }
 
   const here = path.dirname(fileURLToPath(import.meta.url));
   const webDir = config.webDistDir

@@ -275,6 +275,46 @@ export const errorCatalogue = {
     detail: ({ provider }: { provider: string }) =>
       `${provider} has no embedding model. Use OpenAI, Gemini, Mistral or Ollama for embeddings.`,
   },
+  'knowledge:not_found': {
+    message:
+      'This knowledge base does not exist, or it is not yours. Open the knowledge base page to see yours.',
+  },
+  'knowledge:document_not_found': {
+    message: 'This document does not exist in the knowledge base. Reload the list of documents.',
+  },
+  'knowledge:unsupported_type': {
+    message:
+      'A knowledge base reads .txt, .md, .pdf, .docx, .html, .csv and .json files. Convert the file to one of these and upload it again.',
+    detail: ({ name }: { name: string }) =>
+      `"${name}" is not a type a knowledge base reads. Upload .txt, .md, .pdf, .docx, .html, .csv or .json files.`,
+  },
+  'knowledge:no_files': {
+    message: 'Choose at least one file to upload (.txt, .md, .pdf, .docx, .html, .csv or .json).',
+  },
+  'knowledge:too_many_files': {
+    message: 'Too many files in one upload. Upload at most 20 files at a time.',
+  },
+  'knowledge:too_many_pages': {
+    message: 'This PDF has more pages than a document may have. Split it, and upload the parts.',
+    detail: ({ pages, max }: { pages: number; max: number }) =>
+      `This PDF has ${pages.toLocaleString('en')} pages; a document may have at most ${max.toLocaleString('en')}. Split it, and upload the parts.`,
+  },
+  'knowledge:too_many': {
+    message: 'You have as many knowledge bases as you may keep. Delete one you no longer use.',
+  },
+  'knowledge:unknown_embedding_model': {
+    message: 'Pick an embedding model from the list of the provider you chose.',
+    detail: ({ provider, models }: { provider: string; models: string }) =>
+      `Pick one of ${provider}'s embedding models: ${models}.`,
+  },
+  'knowledge:vectors_unavailable': {
+    message:
+      'This server has no vector search (its PostgreSQL lacks the vector extension), so knowledge bases search by full text alone. Create it without an embedding model.',
+  },
+  'chat:attachment_not_found': {
+    message:
+      'A file you attached is no longer there. Remove it from the message and attach it again.',
+  },
   // Prompt library and scenarios
   'prompts:not_found': {
     message:

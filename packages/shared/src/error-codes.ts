@@ -82,6 +82,16 @@ export const errorCodes = [
   'storage:upload_incomplete',
   // Knowledge
   'knowledge:no_embedding_model',
+  'knowledge:not_found',
+  'knowledge:document_not_found',
+  'knowledge:unsupported_type',
+  'knowledge:no_files',
+  'knowledge:too_many_files',
+  'knowledge:too_many_pages',
+  'knowledge:too_many',
+  'knowledge:unknown_embedding_model',
+  'knowledge:vectors_unavailable',
+  'chat:attachment_not_found',
   // Plans, usage and billing
   'plans:not_found',
   'plans:name_taken',

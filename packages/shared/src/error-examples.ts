@@ -61,6 +61,11 @@ export const errorExamples: {
   'storage:quota_exceeded': [{ used: '99.5 MB', quota: '100 MB', plan: 'Free' }],
   'storage:content_mismatch': [{ label: 'PDF' }],
   'knowledge:no_embedding_model': [{ provider: 'Anthropic' }],
+  'knowledge:unsupported_type': [{ name: 'slides.pptx' }],
+  'knowledge:too_many_pages': [{ pages: 812, max: 500 }],
+  'knowledge:unknown_embedding_model': [
+    { provider: 'OpenAI', models: 'text-embedding-3-small, text-embedding-3-large' },
+  ],
   'prompts:missing_variable': [{ names: ['topic'] }, { names: ['topic', 'tone'] }],
   'prompts:too_many': [{ max: 5000 }],
   'scenarios:too_many': [{ max: 2000 }],

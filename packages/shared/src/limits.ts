@@ -194,3 +194,12 @@ export const enabledProvidersFallback: readonly ProviderId[] = [
   'mistral',
   'perplexity',
 ];
+
+/** Providers whose chat models take images in a message (chat attachments, issue 17). */
+export const imageInputProviders: readonly ProviderId[] = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'mistral',
+  'openrouter',
+];

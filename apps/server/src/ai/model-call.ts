@@ -383,6 +383,12 @@ export const embedTexts = async (
     return { embeddings: result.embeddings, usage: measured };
   } catch (error) {
     await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
-    throw new ApiError(502, 'provider:failed', describeProviderError(provider, error));
+    // A rate limit is told apart, so background work can wait and try again.
+    const failure = classifyProviderError(provider, error);
+    throw new ApiError(
+      failure.code === 'provider:rate_limited' ? 429 : 502,
+      failure.code,
+      failure.message,
+    );
   }
 };

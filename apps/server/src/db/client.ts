@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { createPostgresPool, defaultPoolSettings, type PoolSettings } from './postgres-pool.ts';
 import * as schema from './schema/index.ts';
+import { ensureVectorStore } from './vector-store.ts';
 
 export type Schema = typeof schema;
 /** One type for both drivers; repositories never need to know which one runs. */
@@ -77,6 +79,7 @@ export const connectPostgres = (
       } finally {
         await client.end();
       }
+      await ensureVectorStore(db);
     },
     close: () => pool.end(),
     listen: (channel, onPayload, onFeed = () => undefined) =>
@@ -99,6 +102,8 @@ export const openPglite = (
     ...(dataDir && { dataDir }),
     ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
     ...(opts.wasmModule && { pgliteWasmModule: opts.wasmModule }),
+    // pgvector, for the knowledge base's vector search (knowledge/vector-store.ts).
+    extensions: { vector },
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
@@ -117,7 +122,10 @@ export const openPglite = (
         };
       },
     },
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      await ensureVectorStore(db);
+    },
     close: () => client.close(),
     async listen(channel, onPayload, onFeed) {
       // In the same process as every writer: the feed cannot drop.

@@ -1,4 +1,4 @@
-import type { Message, Source } from '@chorus/shared/api/conversations';
+import type { Message, MessageAttachment, Source } from '@chorus/shared/api/conversations';
 import type { MessageRow, MessageWithVersions } from '../db/repositories/messages.ts';
 
 /** A stored message as the API shows it (spec §3 field names). */
@@ -14,6 +14,7 @@ export const toMessage = (row: MessageRow | MessageWithVersions): Message => {
     model: row.model,
     reply_to_id: row.reply_to_id,
     sources: row.sources as Source[],
+    attachments: row.attachments as MessageAttachment[],
     status: row.status,
     error: row.error_message ? { code: row.error_code, message: row.error_message } : null,
     version: ids && ids.length > 1 ? { index: ids.indexOf(row.id) + 1, ids } : null,

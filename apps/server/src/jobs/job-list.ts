@@ -1,5 +1,6 @@
 import type { Deps } from '../http/app-env.ts';
 import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
+import { knowledgeIngestJob, knowledgeReembedJob, knowledgeResumeJob } from './knowledge-jobs.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
 import { refreshPlannerStatisticsJob } from './refresh-planner-statistics.ts';
 import type { JobDefinition } from './queue.ts';
@@ -19,4 +20,7 @@ export const jobList = (
   sweepStaleRepliesJob,
   pruneExpiredAuthJob,
   refreshPlannerStatisticsJob,
+  knowledgeIngestJob,
+  knowledgeReembedJob,
+  knowledgeResumeJob,
 ];

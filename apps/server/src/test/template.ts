@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import pg from 'pg';
 import { connectPostgres, migrationsFolder, openPglite, type Database } from '../db/client.ts';
+import { vectorStoreDdl } from '../db/vector-store.ts';
 import { createJobQueue } from '../jobs/queue.ts';
 import { createLogger } from '../logger.ts';
 
@@ -72,7 +73,9 @@ const buildTemplate = async (database: Database) => {
  * of pg-boss's version.
  */
 export const migrationsDigest = (): string => {
-  const hash = createHash('sha256').update(`format ${TEMPLATE_FORMAT} pg-boss ${pgBossVersion}\0`);
+  const hash = createHash('sha256')
+    .update(`format ${TEMPLATE_FORMAT} pg-boss ${pgBossVersion}\0`)
+    .update(`${vectorStoreDdl.join(';')}\0`);
   const files = readdirSync(migrationsFolder)
     .filter((name) => name.endsWith('.sql'))
     .sort()

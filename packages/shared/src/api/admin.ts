@@ -68,5 +68,10 @@ export const adminOverviewSchema = z.object({
   }),
   pending_access_requests: z.number().int(),
   signup_mode: z.enum(['open', 'request']),
+  /**
+   * How knowledge bases are searched on this server: `hybrid` with the database's vector
+   * extension, `full_text` alone without it (a PostgreSQL lacking pgvector).
+   */
+  knowledge_search: z.enum(['hybrid', 'full_text']),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;

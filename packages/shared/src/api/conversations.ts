@@ -11,6 +11,8 @@ export const conversationSchema = z.object({
   pinned_at: z.string().nullable(),
   /** Instructions the model gets before every message of this conversation; empty for none. */
   system_prompt: z.string(),
+  /** Knowledge bases every reply of this conversation searches and cites; empty for none. */
+  knowledge_base_ids: z.array(z.string()),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -48,11 +50,20 @@ export const updateConversationSchema = z
     title: z.string().max(200, 'A title is at most 200 characters').optional(),
     pinned: z.boolean().optional(),
     system_prompt: systemPromptSchema.optional(),
+    /** Your knowledge bases the replies search and cite (at most 10); empty for none. */
+    knowledge_base_ids: z
+      .array(z.uuid('Not a knowledge base id'))
+      .max(10, 'Attach at most 10 knowledge bases to a conversation')
+      .transform((ids) => [...new Set(ids)])
+      .optional(),
   })
   .refine(
     (body) =>
-      body.title !== undefined || body.pinned !== undefined || body.system_prompt !== undefined,
-    { message: 'Send a title, pinned or system_prompt' },
+      body.title !== undefined ||
+      body.pinned !== undefined ||
+      body.system_prompt !== undefined ||
+      body.knowledge_base_ids !== undefined,
+    { message: 'Send a title, pinned, system_prompt or knowledge_base_ids' },
   );
 export type UpdateConversation = z.infer<typeof updateConversationSchema>;
 
@@ -65,8 +76,26 @@ export const sourceSchema = z.object({
   snippet: z.string().max(2_000).optional(),
   /** The knowledge-base document the passage comes from. */
   document_name: z.string().max(500).optional(),
+  /** A knowledge-base passage: its document, chunk and place, and its search score. */
+  document_id: z.string().max(100).optional(),
+  chunk_id: z.string().max(100).optional(),
+  knowledge_base_id: z.string().max(100).optional(),
+  page: z.number().int().nullable().optional(),
+  heading_path: z.array(z.string().max(500)).max(20).optional(),
+  score: z.number().optional(),
+  /** The number the answer cites it by: [1], [2], … */
+  index: z.number().int().optional(),
 });
 export type Source = z.infer<typeof sourceSchema>;
+
+/** A file sent with a message: stored with the conversation, deleted with it. */
+export const messageAttachmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+});
+export type MessageAttachment = z.infer<typeof messageAttachmentSchema>;
 
 export const messageRoles = ['user', 'assistant', 'system'] as const;
 export const messageStatuses = ['complete', 'streaming', 'interrupted', 'error'] as const;
@@ -81,6 +110,8 @@ export const messageSchema = z.object({
   model: z.string().nullable(),
   reply_to_id: z.string().nullable(),
   sources: z.array(sourceSchema),
+  /** Files sent with a user message (chat attachments); empty for none. */
+  attachments: z.array(messageAttachmentSchema),
   /** `interrupted`: stopped, failed or cut off by a restart, with the text received so far. */
   status: z.enum(messageStatuses),
   /** Why a reply failed or was cut off, kept with it; null when it did not (or was stopped). */
@@ -142,6 +173,14 @@ export const chatRequestSchema = z
      * after a lost answer is recognised, never stored twice.
      */
     message_id: z.uuid().optional(),
+    /**
+     * Files uploaded to `/storage/v1/files` (purpose `attachment`) to send with the new message:
+     * text and documents are read into its context, images go to providers that accept them.
+     */
+    attachment_ids: z
+      .array(z.uuid('Not a file id'))
+      .max(10, 'Send at most 10 files with one message')
+      .optional(),
     /** The saved prompt the text was made from (chosen with `/`): its use count goes up. */
     prompt_id: z.uuid().optional(),
     temperature: z.number().min(0).max(2).optional(),

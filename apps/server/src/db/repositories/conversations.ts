@@ -109,6 +109,8 @@ export class ConversationsRepository {
       title?: string | undefined;
       pinned?: boolean | undefined;
       system_prompt?: string | undefined;
+      /** Checked to be the user's knowledge bases by the caller. */
+      knowledge_base_ids?: string[] | undefined;
     },
   ): Promise<ConversationRow | undefined> {
     const pinnedAt =
@@ -124,6 +126,9 @@ export class ConversationsRepository {
       .set({
         ...pinnedAt,
         ...(patch.system_prompt !== undefined && { system_prompt: patch.system_prompt }),
+        ...(patch.knowledge_base_ids !== undefined && {
+          knowledge_base_ids: patch.knowledge_base_ids,
+        }),
         // Only a rename moves the conversation up the list.
         ...(patch.title === undefined
           ? { updated_at: sql`${conversations.updated_at}` }

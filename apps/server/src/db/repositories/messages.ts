@@ -20,7 +20,15 @@ export type TurnWrite = {
    * an edit removes this message and everything after it.
    */
   replace?: { seq: number; mode: 'supersede' | 'delete' } | undefined;
-  userMessage?: { id: string; content: string; provider: string } | undefined;
+  userMessage?:
+    | {
+        id: string;
+        content: string;
+        provider: string;
+        /** Files sent with it: `{ id, name, content_type, size_bytes }` each. */
+        attachments?: unknown[] | undefined;
+      }
+    | undefined;
   reply: { id: string; provider: string; model: string; reply_to_id: string };
   /** The server instance streaming the reply (its lease keeps the reply from being recovered). */
   instanceId: string;
@@ -92,7 +100,8 @@ export class MessagesRepository {
         )`;
     const userRow = userMessage
       ? sql`(${userMessage.id}::uuid, ${conversationId}::uuid, ${u}, ${userMessage.content}, 'user',
-            ${userMessage.provider}, null, null, 'complete', null), `
+            ${userMessage.provider}, null, null, 'complete', null,
+            ${JSON.stringify(userMessage.attachments ?? [])}::jsonb), `
       : sql``;
     const result = await this.db.execute(sql`
       with owned as (
@@ -103,10 +112,11 @@ export class MessagesRepository {
       added as (
         insert into messages
           (id, conversation_id, user_id, content, role, provider, model, reply_to_id, status,
-           instance_id)
+           instance_id, attachments)
         select v.* from (values ${userRow}
           (${reply.id}::uuid, ${conversationId}::uuid, ${u}, '', 'assistant', ${reply.provider},
-           ${reply.model}, ${reply.reply_to_id}::uuid, 'streaming', ${instanceId}::uuid)
+           ${reply.model}, ${reply.reply_to_id}::uuid, 'streaming', ${instanceId}::uuid,
+           '[]'::jsonb)
         ) as v where exists (select 1 from owned)
         returning id
       )
@@ -145,6 +155,7 @@ export class MessagesRepository {
     messages: MessageWithVersions[];
     older: boolean;
     systemPrompt: string;
+    knowledgeBaseIds: string[];
   } | null> {
     const latest = this.db
       .select({
@@ -181,6 +192,7 @@ export class MessagesRepository {
       .select({
         owned: conversations.id,
         systemPrompt: conversations.system_prompt,
+        knowledgeBaseIds: conversations.knowledge_base_ids,
         message: columns,
       })
       .from(conversations)
@@ -194,6 +206,7 @@ export class MessagesRepository {
       messages: found.slice(0, opts.limit).reverse(),
       older: found.length > opts.limit,
       systemPrompt: rows[0]!.systemPrompt,
+      knowledgeBaseIds: rows[0]!.knowledgeBaseIds,
     };
   }
 
@@ -204,9 +217,19 @@ export class MessagesRepository {
   async recentOfOwn(
     conversationId: string,
     limit: number,
-  ): Promise<{ messages: MessageWithVersions[]; systemPrompt: string } | null> {
+  ): Promise<{
+    messages: MessageWithVersions[];
+    systemPrompt: string;
+    knowledgeBaseIds: string[];
+  } | null> {
     const page = await this.pageOfOwn(conversationId, { limit });
-    return page && { messages: page.messages, systemPrompt: page.systemPrompt };
+    return (
+      page && {
+        messages: page.messages,
+        systemPrompt: page.systemPrompt,
+        knowledgeBaseIds: page.knowledgeBaseIds,
+      }
+    );
   }
 
   /** Every version of the answer `id` is one of, oldest first; empty when it is not the user's. */

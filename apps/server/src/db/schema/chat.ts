@@ -23,6 +23,14 @@ export const conversations = pgTable(
     title: text('title').notNull().default('New Conversation'),
     /** Instructions sent before every turn of this conversation; empty for none. */
     system_prompt: text('system_prompt').notNull().default(''),
+    /**
+     * Knowledge bases every reply searches and cites (issue 17). No foreign key on an array:
+     * ids of bases deleted since are skipped when read, and the owner is checked then too.
+     */
+    knowledge_base_ids: uuid('knowledge_base_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** When the user pinned it to the top of their list; null when not pinned. */
     pinned_at: timestamp('pinned_at', { withTimezone: true }),
     ...timestamps,
@@ -56,6 +64,8 @@ export const messages = pgTable(
     model: text('model'),
     reply_to_id: uuid('reply_to_id'),
     sources: jsonb('sources').$type<unknown[]>().notNull().default([]),
+    /** Files sent with a user message: `{ id, name, content_type, size_bytes }` each. */
+    attachments: jsonb('attachments').$type<unknown[]>().notNull().default([]),
     status: text('status', { enum: ['complete', 'streaming', 'interrupted', 'error'] })
       .notNull()
       .default('complete'),

@@ -30,6 +30,11 @@ export const files = pgTable(
     size_bytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     sha256: text('sha256'),
     storage_key: text('storage_key').notNull().unique(),
+    /**
+     * A chat attachment's text as read into a message's context (issue 17), kept so that later
+     * turns need not parse the file again; null until first read, and for images.
+     */
+    extracted_text: text('extracted_text'),
     status: text('status', { enum: ['uploading', 'ready'] })
       .notNull()
       .default('uploading'),

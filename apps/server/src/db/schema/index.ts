@@ -9,5 +9,6 @@ export * from './email.ts';
 export * from './admin.ts';
 export * from './library.ts';
 export * from './files.ts';
+export * from './knowledge.ts';
 export * from './instances.ts';
 export * from './views.ts';

@@ -5,7 +5,12 @@ import {
   type ModelMessage,
   type UIMessageChunk,
 } from 'ai';
-import type { ChatMessageMetadata, ChatRequest } from '@chorus/shared/api/conversations';
+import type {
+  ChatMessageMetadata,
+  ChatRequest,
+  MessageAttachment,
+} from '@chorus/shared/api/conversations';
+import { citationsPartType } from '@chorus/shared/api/knowledge';
 import { chatMessages } from '@chorus/shared/messages';
 import { prepareModelCall, type ModelCall } from '../../../ai/model-call.ts';
 import { MessagesRepository, type MessageRow } from '../../../db/repositories/messages.ts';
@@ -18,6 +23,8 @@ import { messageChange } from '../../realtime/changes.ts';
 import { realtimeNotice } from '../../realtime/hub.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
 import { chatRoute } from './chat.routes.ts';
+import { knowledgeForTurn } from '../../../knowledge/chat-context.ts';
+import { checkImagesAccepted, claimAttachments, withAttachments } from './attachments.ts';
 import { replyWriter } from './reply-writer.ts';
 
 /** An error named as the AI SDK names a call that ran out of its time. */
@@ -37,11 +44,15 @@ const toModelMessages = (rows: Pick<MessageRow, 'role' | 'content'>[]): ModelMes
           : { role: 'user', content: m.content },
     );
 
+type ContextMessage = Pick<MessageRow, 'role' | 'content'> & { attachments?: unknown[] };
+
 /** What a request asks the model, and what it changes in the conversation. */
 type Turn = {
-  context: Pick<MessageRow, 'role' | 'content'>[];
+  context: ContextMessage[];
   /** The conversation's own instructions; empty for none. */
   systemPrompt: string;
+  /** The conversation's knowledge bases (issue 17); empty for none. */
+  knowledgeBaseIds: string[];
   /**
    * The anchor of a regenerate (the answers after it become earlier versions) or an edit (it and
    * everything after it go).
@@ -57,7 +68,7 @@ type Turn = {
 const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promise<Turn> => {
   const loaded = await messages.recentOfOwn(body.conversation_id, CONTEXT_MESSAGES);
   if (!loaded) throw conversationNotFound();
-  const { messages: recent, systemPrompt } = loaded;
+  const { messages: recent, systemPrompt, knowledgeBaseIds } = loaded;
   // A send retried after its answer was lost: the first try is stored already (its id was made
   // by the client), so it is not stored twice; the client shows the stored one instead.
   if (body.message_id && recent.some((m) => m.id === body.message_id)) {
@@ -81,13 +92,14 @@ const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promis
     return {
       context: recent.slice(0, at + 1),
       systemPrompt,
+      knowledgeBaseIds,
       replaced: later ? userMessage : undefined,
       mode: 'supersede',
       userMessageId: userMessage.id,
     };
   }
   const text = body.text!.trim();
-  const asked = { role: 'user' as const, content: text };
+  const asked: ContextMessage = { role: 'user' as const, content: text };
   if (body.edit_of) {
     const edited = recent.find((m) => m.id === body.edit_of) ?? (await messages.get(body.edit_of));
     if (!edited || edited.conversation_id !== body.conversation_id || edited.role !== 'user') {
@@ -100,6 +112,7 @@ const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promis
     return {
       context: [...recent.filter((m) => m.seq < edited.seq), asked],
       systemPrompt,
+      knowledgeBaseIds,
       replaced: edited,
       mode: 'delete',
       userMessageId: body.message_id ?? randomUUID(),
@@ -109,6 +122,7 @@ const loadTurn = async (messages: MessagesRepository, body: ChatRequest): Promis
   return {
     context: [...recent, asked],
     systemPrompt,
+    knowledgeBaseIds,
     mode: 'supersede',
     userMessageId: body.message_id ?? randomUUID(),
     newUserText: text,
@@ -147,6 +161,35 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   );
 
   const conversationId = body.conversation_id;
+  // Attachments and knowledge (issue 17): only a turn that has them does this work.
+  let attachments: MessageAttachment[] = [];
+  let knowledge: Awaited<ReturnType<typeof knowledgeForTurn>> = null;
+  let modelMessages: ModelMessage[];
+  try {
+    if (body.attachment_ids?.length && turn.newUserText) {
+      attachments = await claimAttachments(deps, user.id, conversationId, body.attachment_ids);
+      checkImagesAccepted(body.provider, attachments);
+      turn.context[turn.context.length - 1]!.attachments = attachments;
+    }
+    modelMessages = turn.context.some((m) => (m.attachments?.length ?? 0) > 0)
+      ? await withAttachments(deps, user.id, body.provider, turn.context)
+      : toModelMessages(turn.context);
+    if (turn.knowledgeBaseIds.length > 0) {
+      knowledge = await knowledgeForTurn(deps, {
+        userId: user.id,
+        baseIds: turn.knowledgeBaseIds,
+        context: turn.context,
+        signal: c.req.raw.signal,
+      });
+    }
+  } catch (error) {
+    await call.refund();
+    throw error;
+  }
+  const knowledgeSources = knowledge?.sources ?? [];
+  const system =
+    [turn.systemPrompt.trim(), knowledge?.instructions ?? ''].filter(Boolean).join('\n\n') ||
+    undefined;
   const replyId = randomUUID();
   const log = deps.log.child({ userId: user.id, conversationId, provider: body.provider });
   const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
@@ -170,7 +213,10 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     (resolve) => (reportEnd = (saving) => resolve({ saving })),
   );
   const end = (patch: Parameters<typeof writer.finish>[0]) => {
-    const saving = writer.finish(patch);
+    // A reply cut short keeps the passages it was given, too.
+    const saving = writer.finish(
+      knowledgeSources.length > 0 ? { sources: knowledgeSources, ...patch } : patch,
+    );
     reportEnd(saving);
     return settledWithin(saving, SAVE_WAIT_MS).then(() => undefined);
   };
@@ -184,8 +230,8 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   });
   const streamed = call.stream(
     {
-      messages: toModelMessages(turn.context),
-      system: turn.systemPrompt.trim() || undefined,
+      messages: modelMessages,
+      system,
       temperature: body.temperature,
       topP: body.top_p,
       maxOutputTokens: body.max_tokens,
@@ -193,7 +239,8 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     },
     {
       onTextDelta: (delta) => writer.append(delta),
-      onFinish: ({ text, sources }) => end({ content: text, status: 'complete', sources }),
+      onFinish: ({ text, sources }) =>
+        end({ content: text, status: 'complete', sources: [...knowledgeSources, ...sources] }),
       onAbort: ({ by }) =>
         end({
           status: 'interrupted',
@@ -224,7 +271,12 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         conversationId,
         replace: turn.replaced && { seq: turn.replaced.seq, mode: turn.mode },
         userMessage: turn.newUserText
-          ? { id: turn.userMessageId, content: turn.newUserText, provider: body.provider }
+          ? {
+              id: turn.userMessageId,
+              content: turn.newUserText,
+              provider: body.provider,
+              attachments,
+            }
           : undefined,
         reply: {
           id: replyId,
@@ -290,6 +342,10 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         return;
       }
       out.enqueue(part);
+      // The reply's knowledge citations, as soon as it starts.
+      if (part.type === 'start' && knowledgeSources.length > 0) {
+        out.enqueue({ type: citationsPartType, data: knowledgeSources });
+      }
     },
     flush() {
       uiEnded();

@@ -29,6 +29,7 @@ import {
 } from './conversations.routes.ts';
 import { conversationNotFound } from './conversation-not-found.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { KnowledgeRepository } from '../../../db/repositories/knowledge.ts';
 
 const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
@@ -37,6 +38,7 @@ const toConversation = (row: ConversationRow): Conversation => ({
   updated_at: row.updated_at.toISOString(),
   pinned_at: row.pinned_at?.toISOString() ?? null,
   system_prompt: row.system_prompt,
+  knowledge_base_ids: row.knowledge_base_ids,
 });
 
 export const conversationsRouter = createRouter<AuthedEnv>()
@@ -75,9 +77,19 @@ export const conversationsRouter = createRouter<AuthedEnv>()
   .openapi(updateConversationRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (!isUuid(id)) throw conversationNotFound();
+    const patch = c.req.valid('json');
+    if (patch.knowledge_base_ids?.length) {
+      const owned = await new KnowledgeRepository(
+        c.var.deps.database.db,
+        c.var.user.id,
+      ).ownedBaseIds(patch.knowledge_base_ids);
+      if (owned.length !== patch.knowledge_base_ids.length) {
+        throw new ApiError(404, 'knowledge:not_found');
+      }
+    }
     const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).update(
       id,
-      c.req.valid('json'),
+      patch,
     );
     if (!row) throw conversationNotFound();
     await c.var.deps.realtime.publish(c.var.user.id, conversationChange('UPDATE', row.id));

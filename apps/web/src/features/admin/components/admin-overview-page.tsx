@@ -156,7 +156,10 @@ export const AdminOverviewPage = () => {
               </Link>
             ) : (
               'No access request is waiting.'
-            )}
+            )}{' '}
+            {overview.data.knowledge_search === 'hybrid'
+              ? 'Knowledge bases are searched by meaning and full text.'
+              : 'Knowledge bases are searched by full text alone: this database has no vector extension (pgvector).'}
           </p>
         </>
       )}

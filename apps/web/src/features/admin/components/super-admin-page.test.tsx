@@ -13,6 +13,7 @@ const overview: AdminOverview = {
   errors_breakdown: { client_errors: 1, failed_replies: 0 },
   pending_access_requests: 0,
   signup_mode: 'open',
+  knowledge_search: 'hybrid',
 };
 const settings: AppSettings = {
   signup_mode: 'request',

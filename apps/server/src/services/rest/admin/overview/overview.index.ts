@@ -1,6 +1,7 @@
 import { countPendingAccessRequests } from '../../../../db/repositories/access-requests.ts';
 import { readSignupMode } from '../../../../db/repositories/app-settings.ts';
 import { readOverviewCounts } from '../../../../db/repositories/overview.ts';
+import { hasVectorStore } from '../../../../db/vector-store.ts';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
 import { createRouter } from '../../../../http/openapi.ts';
 import { getOverviewRoute } from './overview.routes.ts';
@@ -15,10 +16,11 @@ export const adminOverviewRouter = createRouter<AuthedEnv>().openapi(
   getOverviewRoute,
   async (c) => {
     const db = c.var.deps.database.db;
-    const [counts, pending, mode] = await Promise.all([
+    const [counts, pending, mode, vectors] = await Promise.all([
       readOverviewCounts(db, todayUtc()),
       countPendingAccessRequests(db),
       readSignupMode(db),
+      hasVectorStore(db),
     ]);
     return c.json(
       {
@@ -32,6 +34,7 @@ export const adminOverviewRouter = createRouter<AuthedEnv>().openapi(
         },
         pending_access_requests: pending,
         signup_mode: mode,
+        knowledge_search: vectors ? ('hybrid' as const) : ('full_text' as const),
       },
       200,
     );

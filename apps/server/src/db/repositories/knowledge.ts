@@ -1,0 +1,602 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { DocumentStatus } from '@chorus/shared/api/knowledge';
+import { rowsOf, type Db, type Queryable } from '../client.ts';
+import { files, knowledgeBases, knowledgeChunks, knowledgeDocuments } from '../schema/index.ts';
+import { ensureVectorIndex } from '../vector-store.ts';
+
+export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
+export type KnowledgeDocumentRow = typeof knowledgeDocuments.$inferSelect;
+export type KnowledgeChunkRow = typeof knowledgeChunks.$inferSelect;
+
+export type KnowledgeBaseWithCounts = KnowledgeBaseRow & {
+  document_count: number;
+  chunk_count: number;
+  size_bytes: number;
+};
+
+export type NewChunk = {
+  ord: number;
+  text: string;
+  page: number | null;
+  heading_path: string[];
+  row_from: number | null;
+  row_to: number | null;
+  token_count: number;
+};
+
+/** One method's ranking of a chunk. */
+export type RankedChunk = { chunk_id: string; score: number };
+
+export type ChunkDetail = {
+  id: string;
+  document_id: string;
+  document_name: string;
+  knowledge_base_id: string;
+  ord: number;
+  page: number | null;
+  heading_path: string[];
+  row_from: number | null;
+  row_to: number | null;
+  text: string;
+};
+
+/** How a vector model is named in `knowledge_vectors.model`. */
+export const vectorModelKey = (provider: string, model: string) => `${provider}:${model}`;
+
+/** A vector as pgvector reads it: `[0.1,0.2,…]`. */
+const vectorLiteral = (values: readonly number[]) => `[${values.join(',')}]`;
+
+/** How many rows one multi-row insert carries (PostgreSQL takes at most 65,535 parameters). */
+const INSERT_BATCH = 500;
+
+/**
+ * The knowledge base's rows (issue 17). Every query of a user's data is scoped to `userId`:
+ * whatever ids a caller sends, another user's bases, documents and chunks are never read.
+ */
+export class KnowledgeRepository {
+  constructor(
+    private readonly db: Db,
+    readonly userId: string,
+  ) {}
+
+  // ─── Bases ────────────────────────────────────────────────────────────────────────────────
+
+  // Written out in full: drizzle leaves column names unqualified inside a subquery.
+  private basesWithCounts(where: ReturnType<typeof and>) {
+    return this.db
+      .select({
+        base: knowledgeBases,
+        document_count: sql<number>`(select count(*)::int from ${knowledgeDocuments} d where d.knowledge_base_id = "knowledge_bases"."id")`,
+        chunk_count: sql<number>`(select coalesce(sum(d.chunk_count), 0)::int from ${knowledgeDocuments} d where d.knowledge_base_id = "knowledge_bases"."id")`,
+        size_bytes: sql<number>`(select coalesce(sum(d.size_bytes), 0)::bigint from ${knowledgeDocuments} d where d.knowledge_base_id = "knowledge_bases"."id")`,
+      })
+      .from(knowledgeBases)
+      .where(where)
+      .orderBy(desc(knowledgeBases.created_at), knowledgeBases.id);
+  }
+
+  async listBases(): Promise<KnowledgeBaseWithCounts[]> {
+    const rows = await this.basesWithCounts(and(eq(knowledgeBases.user_id, this.userId)));
+    return rows.map((r) => ({
+      ...r.base,
+      document_count: Number(r.document_count),
+      chunk_count: Number(r.chunk_count),
+      size_bytes: Number(r.size_bytes),
+    }));
+  }
+
+  async getBase(id: string): Promise<KnowledgeBaseWithCounts | null> {
+    const [row] = await this.basesWithCounts(
+      and(eq(knowledgeBases.user_id, this.userId), eq(knowledgeBases.id, id)),
+    );
+    return row
+      ? {
+          ...row.base,
+          document_count: Number(row.document_count),
+          chunk_count: Number(row.chunk_count),
+          size_bytes: Number(row.size_bytes),
+        }
+      : null;
+  }
+
+  /** The bases among `ids` that are the user's, in no particular order. */
+  async ownedBases(ids: readonly string[]): Promise<KnowledgeBaseRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(knowledgeBases)
+      .where(and(eq(knowledgeBases.user_id, this.userId), inArray(knowledgeBases.id, [...ids])));
+  }
+
+  async ownedBaseIds(ids: readonly string[]): Promise<string[]> {
+    return (await this.ownedBases(ids)).map((b) => b.id);
+  }
+
+  async countBases(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(knowledgeBases)
+      .where(eq(knowledgeBases.user_id, this.userId));
+    return Number(row?.n ?? 0);
+  }
+
+  async createBase(fields: {
+    name: string;
+    description: string;
+    embedding_provider: string | null;
+    embedding_model: string | null;
+  }): Promise<KnowledgeBaseRow> {
+    const [row] = await this.db
+      .insert(knowledgeBases)
+      .values({ ...fields, user_id: this.userId })
+      .returning();
+    return row!;
+  }
+
+  async updateBase(
+    id: string,
+    patch: Partial<
+      Pick<
+        KnowledgeBaseRow,
+        | 'name'
+        | 'description'
+        | 'embedding_provider'
+        | 'embedding_model'
+        | 'reembed_provider'
+        | 'reembed_model'
+      >
+    >,
+  ): Promise<KnowledgeBaseRow | null> {
+    const [row] = await this.db
+      .update(knowledgeBases)
+      .set(patch)
+      .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.user_id, this.userId)))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Deletes the base (its documents, chunks and vectors go with it); its files go first. */
+  async deleteBase(id: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(knowledgeBases)
+      .where(and(eq(knowledgeBases.id, id), eq(knowledgeBases.user_id, this.userId)))
+      .returning({ id: knowledgeBases.id });
+    return deleted.length > 0;
+  }
+
+  // ─── Documents ───────────────────────────────────────────────────────────────────────────
+
+  async listDocuments(baseId: string): Promise<KnowledgeDocumentRow[]> {
+    return this.db
+      .select()
+      .from(knowledgeDocuments)
+      .where(
+        and(
+          eq(knowledgeDocuments.knowledge_base_id, baseId),
+          eq(knowledgeDocuments.user_id, this.userId),
+        ),
+      )
+      .orderBy(desc(knowledgeDocuments.created_at), knowledgeDocuments.id);
+  }
+
+  async getDocument(baseId: string, id: string): Promise<KnowledgeDocumentRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(knowledgeDocuments)
+      .where(
+        and(
+          eq(knowledgeDocuments.id, id),
+          eq(knowledgeDocuments.knowledge_base_id, baseId),
+          eq(knowledgeDocuments.user_id, this.userId),
+        ),
+      );
+    return row ?? null;
+  }
+
+  /** The files of a base's documents (to delete their objects before the base). */
+  async fileKeysOfBase(baseId: string): Promise<{ id: string; storage_key: string }[]> {
+    return this.db
+      .select({ id: files.id, storage_key: files.storage_key })
+      .from(knowledgeDocuments)
+      .innerJoin(files, eq(files.id, knowledgeDocuments.file_id))
+      .where(
+        and(
+          eq(knowledgeDocuments.knowledge_base_id, baseId),
+          eq(knowledgeDocuments.user_id, this.userId),
+        ),
+      );
+  }
+
+  /**
+   * A new document, queued; or, when the base holds the same bytes already, that one (answered
+   * with `created: false`). The unique (base, hash) index settles a race of two uploads.
+   */
+  async insertDocument(fields: {
+    knowledge_base_id: string;
+    file_id: string;
+    name: string;
+    content_type: string;
+    size_bytes: number;
+    sha256: string;
+    pages: number | null;
+  }): Promise<{ document: KnowledgeDocumentRow; created: boolean }> {
+    const [row] = await this.db
+      .insert(knowledgeDocuments)
+      .values({ ...fields, user_id: this.userId })
+      .onConflictDoNothing({
+        target: [knowledgeDocuments.knowledge_base_id, knowledgeDocuments.sha256],
+      })
+      .returning();
+    if (row) return { document: row, created: true };
+    const [existing] = await this.db
+      .select()
+      .from(knowledgeDocuments)
+      .where(
+        and(
+          eq(knowledgeDocuments.knowledge_base_id, fields.knowledge_base_id),
+          eq(knowledgeDocuments.sha256, fields.sha256),
+          eq(knowledgeDocuments.user_id, this.userId),
+        ),
+      );
+    return { document: existing!, created: false };
+  }
+
+  async findBySha(baseId: string, sha256: string): Promise<KnowledgeDocumentRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(knowledgeDocuments)
+      .where(
+        and(
+          eq(knowledgeDocuments.knowledge_base_id, baseId),
+          eq(knowledgeDocuments.sha256, sha256),
+          eq(knowledgeDocuments.user_id, this.userId),
+        ),
+      );
+    return row ?? null;
+  }
+
+  async deleteDocument(id: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(knowledgeDocuments)
+      .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.user_id, this.userId)))
+      .returning({ id: knowledgeDocuments.id });
+    return deleted.length > 0;
+  }
+
+  /** Queues a failed document again, from parsing. */
+  async requeue(baseId: string, id: string): Promise<KnowledgeDocumentRow | null> {
+    const [row] = await this.db
+      .update(knowledgeDocuments)
+      .set({ status: 'queued', error: null, lease_until: null })
+      .where(
+        and(
+          eq(knowledgeDocuments.id, id),
+          eq(knowledgeDocuments.knowledge_base_id, baseId),
+          eq(knowledgeDocuments.user_id, this.userId),
+          eq(knowledgeDocuments.status, 'failed'),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  // ─── Ingestion (the job's side) ──────────────────────────────────────────────────────────
+
+  /**
+   * Takes the document for `leaseMs` if nobody holds it and it still has work to do; a queued
+   * one moves to parsing. Null when it is done, failed, gone, or held by a live worker.
+   */
+  async claim(id: string, leaseMs: number): Promise<KnowledgeDocumentRow | null> {
+    const until = new Date(Date.now() + leaseMs).toISOString();
+    const [row] = await this.db
+      .update(knowledgeDocuments)
+      .set({
+        lease_until: sql`${until}::timestamptz`,
+        status: sql`case when ${knowledgeDocuments.status} = 'queued' then 'parsing' else ${knowledgeDocuments.status} end`,
+      })
+      .where(
+        and(
+          eq(knowledgeDocuments.id, id),
+          eq(knowledgeDocuments.user_id, this.userId),
+          inArray(knowledgeDocuments.status, ['queued', 'parsing', 'embedding']),
+          sql`(${knowledgeDocuments.lease_until} is null or ${knowledgeDocuments.lease_until} < now())`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  async renewLease(id: string, leaseMs: number): Promise<void> {
+    const until = new Date(Date.now() + leaseMs).toISOString();
+    await this.db
+      .update(knowledgeDocuments)
+      .set({ lease_until: sql`${until}::timestamptz` })
+      .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.user_id, this.userId)));
+  }
+
+  async setStatus(
+    id: string,
+    status: DocumentStatus,
+    extra: { error?: string | null; embedded_count?: number } = {},
+  ): Promise<void> {
+    await this.db
+      .update(knowledgeDocuments)
+      .set({
+        status,
+        ...(extra.error !== undefined && { error: extra.error }),
+        ...(extra.embedded_count !== undefined && { embedded_count: extra.embedded_count }),
+        ...((status === 'ready' || status === 'failed') && { lease_until: null }),
+      })
+      .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.user_id, this.userId)));
+  }
+
+  /**
+   * A parsed document's chunks, in one transaction with its move to `next`: a run cut off
+   * mid-way leaves either no chunks or all of them, and a run again replaces them.
+   */
+  async replaceChunks(
+    doc: Pick<KnowledgeDocumentRow, 'id' | 'knowledge_base_id'>,
+    chunks: readonly NewChunk[],
+    next: { status: DocumentStatus; pages: number | null },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // Gone (deleted meanwhile) or not the user's: nothing is written.
+      const [held] = await tx
+        .select({ id: knowledgeDocuments.id })
+        .from(knowledgeDocuments)
+        .where(and(eq(knowledgeDocuments.id, doc.id), eq(knowledgeDocuments.user_id, this.userId)))
+        .for('update');
+      if (!held) return false;
+      await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.document_id, doc.id));
+      for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+        await tx.insert(knowledgeChunks).values(
+          chunks.slice(i, i + INSERT_BATCH).map((c) => ({
+            ...c,
+            heading_text: c.heading_path.join(' › '),
+            document_id: doc.id,
+            knowledge_base_id: doc.knowledge_base_id,
+            user_id: this.userId,
+          })),
+        );
+      }
+      await tx
+        .update(knowledgeDocuments)
+        .set({
+          status: next.status,
+          pages: next.pages,
+          chunk_count: chunks.length,
+          embedded_count: 0,
+          error: null,
+          ...(next.status === 'ready' && { lease_until: null }),
+        })
+        .where(eq(knowledgeDocuments.id, doc.id));
+      return true;
+    });
+  }
+
+  /** Chunks (of one document, or a whole base) that have no vector of `model` yet. */
+  async chunksWithoutVector(
+    scope: { documentId: string } | { baseId: string },
+    model: string,
+    limit: number,
+  ): Promise<{ id: string; text: string; heading_path: string[] }[]> {
+    const where =
+      'documentId' in scope
+        ? sql`c.document_id = ${scope.documentId}`
+        : sql`c.knowledge_base_id = ${scope.baseId}`;
+    return rowsOf(
+      await this.db.execute(sql`
+        select c.id, c.text, c.heading_path from knowledge_chunks c
+        where ${where} and c.user_id = ${this.userId}
+          and not exists (select 1 from knowledge_vectors v where v.chunk_id = c.id and v.model = ${model})
+        order by c.document_id, c.ord
+        limit ${limit}`),
+    );
+  }
+
+  /** Stores vectors of `model` (their chunks must be the user's, in `baseId`). */
+  async insertVectors(
+    baseId: string,
+    model: string,
+    vectors: readonly { chunkId: string; embedding: readonly number[] }[],
+  ): Promise<void> {
+    if (vectors.length === 0) return;
+    const dims = vectors[0]!.embedding.length;
+    await ensureVectorIndex(this.db, dims);
+    const values = sql.join(
+      vectors.map(
+        (v) =>
+          sql`(${v.chunkId}::uuid, ${model}::text, ${baseId}::uuid, ${this.userId}::text, ${v.embedding.length}::int, ${vectorLiteral(v.embedding)}::vector)`,
+      ),
+      sql`, `,
+    );
+    // The select keeps only chunks of this user's base, whatever ids came in.
+    await this.db.execute(sql`
+      insert into knowledge_vectors (chunk_id, model, knowledge_base_id, user_id, dims, embedding)
+      select v.chunk_id, v.model, v.base_id, v.user_id, v.dims, v.embedding
+      from (values ${values}) as v(chunk_id, model, base_id, user_id, dims, embedding)
+      join knowledge_chunks c on c.id = v.chunk_id and c.user_id = v.user_id and c.knowledge_base_id = v.base_id
+      on conflict (chunk_id, model) do nothing`);
+  }
+
+  /** How many of a document's chunks have a vector of `model`. */
+  async countVectors(
+    scope: { documentId: string } | { baseId: string },
+    model: string,
+  ): Promise<number> {
+    const where =
+      'documentId' in scope
+        ? sql`c.document_id = ${scope.documentId}`
+        : sql`c.knowledge_base_id = ${scope.baseId}`;
+    const [row] = rowsOf<{ n: number }>(
+      await this.db.execute(sql`
+        select count(*)::int as n from knowledge_chunks c
+        join knowledge_vectors v on v.chunk_id = c.id and v.model = ${model}
+        where ${where} and c.user_id = ${this.userId}`),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * A re-embed finished: the base searches with the new model from now on, each document counts
+   * the new vectors, and the old ones go. One transaction.
+   */
+  async switchModel(baseId: string, oldModelKey: string | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(knowledgeBases)
+        .set({
+          embedding_provider: sql`${knowledgeBases.reembed_provider}`,
+          embedding_model: sql`${knowledgeBases.reembed_model}`,
+          reembed_provider: null,
+          reembed_model: null,
+        })
+        .where(and(eq(knowledgeBases.id, baseId), eq(knowledgeBases.user_id, this.userId)));
+      await tx
+        .update(knowledgeDocuments)
+        .set({ embedded_count: sql`${knowledgeDocuments.chunk_count}` })
+        .where(
+          and(
+            eq(knowledgeDocuments.knowledge_base_id, baseId),
+            eq(knowledgeDocuments.user_id, this.userId),
+          ),
+        );
+      if (oldModelKey) await this.deleteVectors(tx, baseId, oldModelKey);
+    });
+  }
+
+  async deleteVectors(db: Queryable, baseId: string, modelKey: string): Promise<void> {
+    await db.execute(
+      sql`delete from knowledge_vectors where knowledge_base_id = ${baseId} and user_id = ${this.userId} and model = ${modelKey}`,
+    );
+  }
+
+  // ─── Search ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Full text: every word of the query (stemmed, stop words out) OR-ed, ranked by ts_rank_cd
+   * over the GIN index, within the user's `baseIds`.
+   */
+  fullTextQuery(baseIds: readonly string[], query: string, limit: number) {
+    return sql`
+      with q as (
+        select nullif(array_to_string(array(
+          select quote_literal(lexeme) from unnest(tsvector_to_array(to_tsvector('english', ${query}))) as lexeme
+        ), ' | '), '')::tsquery as tsq
+      )
+      select c.id as chunk_id, ts_rank_cd(c.tsv, q.tsq) as score
+      from knowledge_chunks c, q
+      where q.tsq is not null and c.tsv @@ q.tsq
+        and c.user_id = ${this.userId}
+        and c.knowledge_base_id in (${sql.join(
+          baseIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
+      order by score desc, c.id
+      limit ${limit}`;
+  }
+
+  /** Vector similarity over the partial HNSW index of the vectors' size. */
+  vectorQuery(
+    baseIds: readonly string[],
+    modelKey: string,
+    embedding: readonly number[],
+    limit: number,
+  ) {
+    const dims = embedding.length;
+    if (!Number.isInteger(dims) || dims < 1 || dims > 4000) throw new Error('bad vector size');
+    const cast = sql.raw(`halfvec(${dims})`);
+    const target = sql`${vectorLiteral(embedding)}::${cast}`;
+    return sql`
+      select v.chunk_id, 1 - (v.embedding::${cast} <=> ${target}) as score
+      from knowledge_vectors v
+      where v.dims = ${sql.raw(String(dims))} and v.model = ${modelKey}
+        and v.user_id = ${this.userId}
+        and v.knowledge_base_id in (${sql.join(
+          baseIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
+      order by v.embedding::${cast} <=> ${target}
+      limit ${limit}`;
+  }
+
+  /**
+   * Runs the searches in one transaction: HNSW's iterative scan is on for it, so a filter that
+   * leaves few of the nearest vectors (bases of other users) still fills the list.
+   */
+  async search(parts: {
+    fullText: ReturnType<KnowledgeRepository['fullTextQuery']> | null;
+    vectors: ReturnType<KnowledgeRepository['vectorQuery']>[];
+  }): Promise<{ fullText: RankedChunk[]; vectors: RankedChunk[][] }> {
+    return this.db.transaction(async (tx) => {
+      if (parts.vectors.length > 0) {
+        await tx.execute(sql`select set_config('hnsw.iterative_scan', 'strict_order', true)`);
+      }
+      const ranked = (rows: unknown) =>
+        rowsOf<{ chunk_id: string; score: number }>(rows).map((r) => ({
+          chunk_id: r.chunk_id,
+          score: Number(r.score),
+        }));
+      const fullText = parts.fullText ? ranked(await tx.execute(parts.fullText)) : [];
+      const vectors: RankedChunk[][] = [];
+      for (const query of parts.vectors) vectors.push(ranked(await tx.execute(query)));
+      return { fullText, vectors };
+    });
+  }
+
+  /** The chunks `ids` with their documents, when they are the user's. */
+  async chunkDetails(ids: readonly string[]): Promise<ChunkDetail[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({
+        id: knowledgeChunks.id,
+        document_id: knowledgeChunks.document_id,
+        document_name: knowledgeDocuments.name,
+        knowledge_base_id: knowledgeChunks.knowledge_base_id,
+        ord: knowledgeChunks.ord,
+        page: knowledgeChunks.page,
+        heading_path: knowledgeChunks.heading_path,
+        row_from: knowledgeChunks.row_from,
+        row_to: knowledgeChunks.row_to,
+        text: knowledgeChunks.text,
+      })
+      .from(knowledgeChunks)
+      .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.document_id))
+      .where(and(eq(knowledgeChunks.user_id, this.userId), inArray(knowledgeChunks.id, [...ids])));
+  }
+
+  async getChunk(baseId: string, chunkId: string): Promise<ChunkDetail | null> {
+    const [row] = (await this.chunkDetails([chunkId])).filter(
+      (c) => c.knowledge_base_id === baseId,
+    );
+    return row ?? null;
+  }
+}
+
+/** Documents whose worker is gone (lease run out, or never taken): the resume sweep's list. */
+export const stalledDocuments = async (
+  db: Db,
+  limit: number,
+): Promise<{ id: string; user_id: string }[]> =>
+  db
+    .select({ id: knowledgeDocuments.id, user_id: knowledgeDocuments.user_id })
+    .from(knowledgeDocuments)
+    .where(
+      and(
+        inArray(knowledgeDocuments.status, ['queued', 'parsing', 'embedding']),
+        sql`${knowledgeDocuments.updated_at} < now() - interval '1 minute'`,
+        sql`(${knowledgeDocuments.lease_until} is null or ${knowledgeDocuments.lease_until} < now())`,
+      ),
+    )
+    .limit(limit);
+
+/** Bases with a re-embed under way, for the resume sweep. */
+export const reembeddingBases = async (
+  db: Db,
+  limit: number,
+): Promise<{ id: string; user_id: string }[]> =>
+  db
+    .select({ id: knowledgeBases.id, user_id: knowledgeBases.user_id })
+    .from(knowledgeBases)
+    .where(sql`${knowledgeBases.reembed_model} is not null`)
+    .limit(limit);
