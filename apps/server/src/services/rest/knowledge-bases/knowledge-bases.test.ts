@@ -457,6 +457,42 @@ describe('chat with knowledge and attachments', () => {
     expect(await t.db.select().from(files).where(eq(files.id, file.id))).toEqual([]);
   });
 
+  it('sends an attached image to a provider that takes images, and refuses it for one that does not', async () => {
+    // The smallest valid PNG: 1×1, one grey pixel.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const upload = async () => {
+      const res = await ann.send('POST', '/storage/v1/files?purpose=attachment', {
+        headers: { 'content-type': 'image/png', 'x-file-name': 'dot.png' },
+        body: png,
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as StoredFile).id;
+    };
+    await ann.request('PUT', '/rest/v1/api-keys/deepseek', { api_key: 'sk-test-deepseek' });
+    const conv = (await ann.post<Conversation>('/rest/v1/conversations', { title: 'Img' })).body;
+    const asked = t.sim.requests.length;
+    const refused = await chat(ann, {
+      conversation_id: conv.id,
+      provider: 'deepseek',
+      text: 'What is this?',
+      attachment_ids: [await upload()],
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).error).toMatch(/DeepSeek does not take images/);
+    expect(t.sim.requests.length).toBe(asked);
+
+    const res = await chat(ann, {
+      conversation_id: conv.id,
+      text: 'What is this?',
+      attachment_ids: [await upload()],
+    });
+    expect(res.status).toBe(200);
+    expect(lastRequestText()).toContain(png.toString('base64'));
+  });
+
   it('deleting a document takes it out of answers', async () => {
     const doc = (await documents(ann, base.id)).find((d) => d.name === 'handbook.pdf')!;
     const res = await ann.del(`/rest/v1/knowledge-bases/${base.id}/documents/${doc.id}`);
