@@ -65,4 +65,45 @@ export class ChatPage {
       .click();
     await this.page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   }
+
+  /** Ticks a knowledge base under the composer; its chip shows it attached. */
+  async attachKnowledgeBase(name: string) {
+    await this.page.getByRole('button', { name: /^Knowledge/ }).click();
+    await this.page.getByRole('checkbox', { name: new RegExp(name) }).check();
+    await this.page.keyboard.press('Escape');
+    await expect(
+      this.page.getByRole('list', { name: 'Knowledge bases in this chat' }).getByText(name),
+    ).toBeVisible();
+  }
+
+  /** The newest reply of the assistant. */
+  lastReply(): Locator {
+    return this.pane().locator('[data-role="assistant"]').last();
+  }
+
+  /** The numbered sources of the newest reply. */
+  lastSources(): Locator {
+    return this.lastReply().getByRole('list', { name: 'Sources' });
+  }
+
+  /** Waits until the thread ends with `text` and a finished reply to it. */
+  async waitForReplyTo(text: string, timeout = 30_000) {
+    await expect
+      .poll(
+        () =>
+          this.pane().evaluate((pane, sent) => {
+            const rows = [...pane.querySelectorAll('[data-role]')];
+            const reply = rows.at(-1);
+            const question = rows.at(-2);
+            return Boolean(
+              reply?.getAttribute('data-role') === 'assistant' &&
+              !reply.hasAttribute('aria-busy') &&
+              question?.getAttribute('data-role') === 'user' &&
+              question.textContent?.includes(sent),
+            );
+          }, text),
+        { timeout },
+      )
+      .toBe(true);
+  }
 }

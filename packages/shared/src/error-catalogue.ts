@@ -284,12 +284,13 @@ export const errorCatalogue = {
   },
   'knowledge:unsupported_type': {
     message:
-      'A knowledge base reads .txt, .md, .pdf, .docx, .html, .csv and .json files. Convert the file to one of these and upload it again.',
+      'A knowledge base reads text, Markdown, PDF, Word (docx), HTML, CSV and JSON files. Convert the file to one of these and upload it again.',
     detail: ({ name }: { name: string }) =>
-      `"${name}" is not a type a knowledge base reads. Upload .txt, .md, .pdf, .docx, .html, .csv or .json files.`,
+      `The file "${name}" is not of a type a knowledge base reads. Upload text, Markdown, PDF, Word (docx), HTML, CSV or JSON files.`,
   },
   'knowledge:no_files': {
-    message: 'Choose at least one file to upload (.txt, .md, .pdf, .docx, .html, .csv or .json).',
+    message:
+      'Choose at least one file to upload: text, Markdown, PDF, Word (docx), HTML, CSV or JSON.',
   },
   'knowledge:too_many_files': {
     message: 'Too many files in one upload. Upload at most 20 files at a time.',

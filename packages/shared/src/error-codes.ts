@@ -1,4 +1,4 @@
-// Plain data, no zod: the web's first screen imports this list, and an import of a module that
+// Plain data, no zod: servers, tests and the web's maps of words import this list, and an import of a module that
 // builds schemas brings the whole of zod with it. The words for each code live apart, in
 // error-catalogue.ts, for the same reason: the list must not bring every message with it.
 

@@ -385,10 +385,9 @@ export const embedTexts = async (
     await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
     // A rate limit is told apart, so background work can wait and try again.
     const failure = classifyProviderError(provider, error);
-    throw new ApiError(
-      failure.code === 'provider:rate_limited' ? 429 : 502,
-      failure.code,
-      failure.message,
-    );
+    if (failure.code === 'provider:rate_limited') {
+      throw new ApiError(429, 'provider:rate_limited', failure.message);
+    }
+    throw new ApiError(502, 'provider:failed', failure.message);
   }
 };

@@ -34,7 +34,7 @@ const networkErrorMessage =
  * diagnostics. Answers the response when it is 2xx; otherwise throws an ApiError, and a 429
  * starts the global block.
  */
-const guardedFetch = async (call: GuardedCall, init: RequestInit): Promise<Response> => {
+export const guardedFetch = async (call: GuardedCall, init: RequestInit): Promise<Response> => {
   await beforeCall(call);
   const startedAt = Date.now();
   let response: Response;

@@ -1,6 +1,9 @@
-import { errorCodes, type ErrorCode } from '@chorus/shared/error-codes';
+import type { ErrorCode } from '@chorus/shared/error-codes';
 
-const knownCodes: ReadonlySet<string> = new Set(errorCodes);
+// The shape of a code (`area:reason`), not a lookup in the list of codes: this module is part of
+// every page's first paint, and the list (2 KB of gzip, growing with each new failure) is not.
+// A code the web has no words for finds none in its maps and falls back to the server's message.
+const codePattern = /^[a-z_]+:[a-z_]+$/;
 
 /** A failed HTTP call: the status, the API's error code, and the message a person can act on. */
 export class ApiError extends Error {
@@ -48,7 +51,7 @@ export const apiErrorFromResponse = async (response: Response): Promise<ApiError
       const record = body as Record<string, unknown>;
       const text = record.error ?? record.message;
       if (typeof text === 'string' && text) message = text;
-      if (typeof record.code === 'string' && knownCodes.has(record.code)) {
+      if (typeof record.code === 'string' && codePattern.test(record.code)) {
         code = record.code as ErrorCode;
       }
     }

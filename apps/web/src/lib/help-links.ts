@@ -8,6 +8,7 @@ export const helpArticle = {
   keys: 'keys-and-providers',
   chat: 'chat',
   prompts: 'prompts',
+  knowledgeBase: 'knowledge-base',
   scenarios: 'scenarios',
   plans: 'plans-and-quotas',
   privacy: 'privacy-and-data',
@@ -24,6 +25,7 @@ export const helpPath = (slug: HelpSlug, anchor?: string): string =>
 export const helpLinks = {
   prompts: helpPath(helpArticle.prompts),
   scenarios: helpPath(helpArticle.scenarios),
+  knowledgeBase: helpPath(helpArticle.knowledgeBase),
   keys: helpPath(helpArticle.keys),
   missingKey: helpPath(helpArticle.keys, 'which-key-a-call-uses'),
   keyProblems: helpPath(helpArticle.keys, 'when-a-key-is-missing-or-refused'),

@@ -1,7 +1,16 @@
-import { ArrowUp, Square } from 'lucide-react';
-import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { ArrowUp, Paperclip, Square } from 'lucide-react';
+import {
+  useLayoutEffect,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { Button } from '@/components/ui/button';
+import { attachmentAccept, type ComposerAttachments } from '@/lib/chat/attachments';
 import { cn } from '@/lib/utils';
+import { ComposerAttachmentChips } from './composer-attachments';
 
 type ComposerProps = {
   value: string;
@@ -27,7 +36,12 @@ type ComposerProps = {
   };
   /** Above the text box, inside the form: that list. */
   above?: ReactNode;
+  /** Files for the next message: a paperclip button, and files dropped on the box. */
+  attachments?: Pick<ComposerAttachments, 'items' | 'add' | 'remove' | 'uploading'> | undefined;
 };
+
+const hasFiles = (event: { dataTransfer: DataTransfer | null }) =>
+  event.dataTransfer?.types.includes('Files') ?? false;
 
 const maxHeightPx = 240;
 
@@ -46,8 +60,11 @@ export const Composer = ({
   onListKey,
   listProps,
   above,
+  attachments,
 }: ComposerProps) => {
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
   // While stepping through sent texts: the list and where in it the box is.
   const recalling = useRef<{ texts: string[]; index: number } | null>(null);
 
@@ -84,11 +101,34 @@ export const Composer = ({
     element.style.height = `${Math.min(element.scrollHeight, maxHeightPx)}px`;
   }, [value]);
 
-  const canSend = !disabled && !busy && value.trim() !== '';
+  // A message waits for its files: sent before they are stored, it would go without them.
+  const canSend = !disabled && !busy && value.trim() !== '' && !attachments?.uploading;
+  const dropProps = attachments
+    ? {
+        onDragOver: (event: DragEvent) => {
+          if (!hasFiles(event) || disabled) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setDragging(true);
+        },
+        onDragLeave: (event: DragEvent) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+        },
+        onDrop: (event: DragEvent) => {
+          if (!hasFiles(event)) return;
+          event.preventDefault();
+          setDragging(false);
+          if (!disabled) attachments.add([...event.dataTransfer.files]);
+        },
+      }
+    : {};
 
   return (
     <form
-      className="rounded-xl border bg-background shadow-xs focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/30"
+      className={cn(
+        'rounded-xl border bg-background shadow-xs focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/30',
+        dragging && 'border-primary ring-[3px] ring-primary/30',
+      )}
       onFocus={onIntent}
       onPointerEnter={onIntent}
       onSubmit={(event) => {
@@ -96,8 +136,12 @@ export const Composer = ({
         recalling.current = null;
         if (canSend) onSend();
       }}
+      {...dropProps}
     >
       {above ? <div className="p-2 pb-0">{above}</div> : null}
+      {attachments && attachments.items.length > 0 ? (
+        <ComposerAttachmentChips items={attachments.items} onRemove={attachments.remove} />
+      ) : null}
       <label htmlFor="chat-composer" className="sr-only">
         Message
       </label>
@@ -137,6 +181,36 @@ export const Composer = ({
         className="block max-h-60 w-full resize-none bg-transparent px-4 pt-3 pb-1 text-sm outline-none placeholder:text-muted-foreground disabled:opacity-50"
       />
       <div className="flex items-center gap-2 px-2 pb-2">
+        {attachments ? (
+          <>
+            <Button
+              type="button"
+              variant="ghost"
+              size="icon"
+              className="size-8 text-muted-foreground"
+              aria-label="Attach files"
+              title="Attach files (or drop them on the message box)"
+              disabled={disabled}
+              onClick={() => fileInputRef.current?.click()}
+            >
+              <Paperclip />
+            </Button>
+            <input
+              ref={fileInputRef}
+              type="file"
+              multiple
+              accept={attachmentAccept}
+              className="sr-only"
+              tabIndex={-1}
+              aria-label="Files to attach"
+              onChange={(event) => {
+                const files = [...(event.target.files ?? [])];
+                event.target.value = '';
+                if (files.length > 0) attachments.add(files);
+              }}
+            />
+          </>
+        ) : null}
         <div className="min-w-0 flex-1">{toolbar}</div>
         {busy ? (
           <Button
@@ -154,7 +228,7 @@ export const Composer = ({
             type="submit"
             size="icon"
             aria-label="Send message"
-            title="Send (Enter)"
+            title={attachments?.uploading ? 'Waiting for the files to upload' : 'Send (Enter)'}
             disabled={!canSend}
             className={cn(!canSend && 'opacity-40')}
           >

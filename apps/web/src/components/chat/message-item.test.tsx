@@ -1,8 +1,11 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Source } from '@chorus/shared/api/conversations';
 import type { ChatRow } from '@/lib/chat/chat-rows';
 import { MessageItem } from './message-item';
+import { passageGoneText } from './passage-dialog';
 
 const row = (over: Partial<ChatRow>): ChatRow => ({
   id: 'a1',
@@ -180,5 +183,82 @@ describe('a message in the chat engine', () => {
     );
     expect(alert.textContent).not.toContain('What arrived');
     expect(screen.getByRole('link', { name: /API keys/ })).toBeTruthy();
+  });
+
+  describe('knowledge citations', () => {
+    const passage: Source = {
+      url: '',
+      title: 'handbook.pdf',
+      document_name: 'handbook.pdf',
+      document_id: 'd1',
+      chunk_id: 'c1',
+      knowledge_base_id: 'kb1',
+      page: 3,
+      heading_path: [],
+      snippet: 'Staff get 25 days…',
+      index: 1,
+    };
+
+    const showCited = (chunk: Response) => {
+      const fetch = vi.fn(async () => chunk);
+      vi.stubGlobal('fetch', fetch);
+      const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      render(
+        <QueryClientProvider client={queryClient}>
+          <MessageItem
+            row={row({
+              content: 'You get 25 days of leave [1], and more after five years [2].',
+              sources: [passage],
+            })}
+            canRegenerate={false}
+            canEdit={false}
+            onRegenerate={() => undefined}
+            onEdit={() => undefined}
+          />
+        </QueryClientProvider>,
+      );
+      return fetch;
+    };
+
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      });
+
+    it('turns a [1] that matches a passage into a button that opens the whole passage', async () => {
+      const fetch = showCited(
+        json({
+          id: 'c1',
+          document_id: 'd1',
+          document_name: 'handbook.pdf',
+          knowledge_base_id: 'kb1',
+          position: { index: 4, page: 3, heading_path: [], rows: null },
+          text: 'Staff get 25 days of annual leave, plus public holidays.',
+        }),
+      );
+      const marker = await screen.findByRole('button', { name: 'Open source 1: handbook.pdf' });
+      // [2] cites nothing the reply has: it stays text.
+      expect(screen.getByText(/and more after five years \[2\]/)).toBeTruthy();
+      fireEvent.click(marker);
+      const dialog = await screen.findByRole('dialog', { name: 'handbook.pdf' });
+      expect(
+        await within(dialog).findByText('Staff get 25 days of annual leave, plus public holidays.'),
+      ).toBeTruthy();
+      expect(within(dialog).getByText('Page 3')).toBeTruthy();
+      expect(fetch).toHaveBeenCalledWith(
+        '/rest/v1/knowledge-bases/kb1/chunks/c1',
+        expect.anything(),
+      );
+    });
+
+    it('opens the same passage from the numbered list of sources', async () => {
+      showCited(json({ error: 'No such passage', code: 'knowledge:not_found' }, 404));
+      fireEvent.click(screen.getByRole('button', { name: 'Open source 1: handbook.pdf, Page 3' }));
+      const dialog = await screen.findByRole('dialog', { name: 'handbook.pdf' });
+      // The chunk is gone (its document was deleted): the snippet the reply kept stands in.
+      expect(await within(dialog).findByText(passageGoneText, { exact: false })).toBeTruthy();
+      expect(within(dialog).getByText('Staff get 25 days…')).toBeTruthy();
+    });
   });
 });

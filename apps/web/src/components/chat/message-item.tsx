@@ -9,8 +9,9 @@ import {
   RefreshCw,
   Trash2,
 } from 'lucide-react';
-import { lazy, memo, Suspense, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { Source } from '@chorus/shared/api/conversations';
 import { copyText } from '@/lib/clipboard';
 import { helpPathFor } from '@/lib/help-links';
 import { Button } from '@/components/ui/button';
@@ -19,6 +20,7 @@ import { providerName } from '@/lib/providers';
 import { cn } from '@/lib/utils';
 import type { ChatRow, ToolCallView } from '@/lib/chat/chat-rows';
 import { describeReplyFailure, failureActions } from '@/lib/chat/describe-chat-error';
+import { CitationsContext, isPassage } from './citations';
 import { MessageAttachments } from './message-attachments';
 import { MessageSources } from './message-sources';
 import { ToolCallPart } from './tool-call-part';
@@ -27,6 +29,11 @@ import { ToolCallPart } from './tool-call-part';
 // then, and on a view with no messages, the text shows as written.
 const Markdown = lazy(() =>
   import('./markdown/markdown').then((module) => ({ default: module.Markdown })),
+);
+
+// Opened from a citation: it fetches the passage, so it loads with the first one opened.
+const PassageDialog = lazy(() =>
+  import('./passage-dialog').then((module) => ({ default: module.PassageDialog })),
 );
 
 const PlainText = ({ content }: { content: string }) => (
@@ -304,8 +311,12 @@ const MessageItemView = ({
 }: MessageItemProps) => {
   const [editing, setEditing] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [passage, setPassage] = useState<Source | null>(null);
   const isUser = row.role === 'user';
   const streaming = row.status === 'streaming';
+  const { sources } = row;
+  const citable = sources.some(isPassage);
+  const citations = useMemo(() => ({ sources, open: setPassage }), [sources]);
 
   const copy = async () => {
     if (!(await copyText(row.content))) return;
@@ -367,7 +378,9 @@ const MessageItemView = ({
       ) : null}
       {row.content ? (
         <Suspense fallback={<PlainText content={row.content} />}>
-          <Markdown content={row.content} className="text-sm" />
+          <CitationsContext.Provider value={citable ? citations : null}>
+            <Markdown content={row.content} className="text-sm" citable={citable} />
+          </CitationsContext.Provider>
         </Suspense>
       ) : streaming && row.toolCalls.length === 0 ? (
         <p className="text-sm text-muted-foreground">
@@ -381,7 +394,14 @@ const MessageItemView = ({
         />
       ) : null}
       {row.attachments.length > 0 ? <MessageAttachments attachments={row.attachments} /> : null}
-      {row.sources.length > 0 ? <MessageSources sources={row.sources} /> : null}
+      {row.sources.length > 0 ? (
+        <MessageSources sources={row.sources} onOpenPassage={setPassage} />
+      ) : null}
+      {passage ? (
+        <Suspense fallback={null}>
+          <PassageDialog source={passage} onClose={() => setPassage(null)} />
+        </Suspense>
+      ) : null}
       {row.status === 'interrupted' || row.status === 'error' ? (
         <ReplyFailure
           row={row}

@@ -13,6 +13,7 @@ const conversation = (n: number, pinnedAt: string | null = null): Conversation =
   updated_at: `2026-01-0${n}T00:00:00.000Z`,
   pinned_at: pinnedAt,
   system_prompt: '',
+  knowledge_base_ids: [],
 });
 
 const json = (body: unknown, status = 200) =>

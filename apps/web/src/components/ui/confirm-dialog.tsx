@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
 type ConfirmDialogProps = {
@@ -25,6 +25,8 @@ export const ConfirmDialog = ({
   onCancel,
 }: ConfirmDialogProps) => {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: a page with two of these (a list and its items) would name both by the first.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -34,7 +36,7 @@ export const ConfirmDialog = ({
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
       onClose={(event) => {
         // As in Dialog: React passes the close on, and a drawer around this would close with it.
         event.stopPropagation();
@@ -47,7 +49,7 @@ export const ConfirmDialog = ({
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border bg-background p-0 text-foreground shadow-lg backdrop:bg-black/50"
     >
       <div className="grid gap-4 p-6">
-        <h2 id="confirm-dialog-title" className="text-lg font-semibold">
+        <h2 id={titleId} className="text-lg font-semibold">
           {title}
         </h2>
         <div className="text-sm text-muted-foreground">{children}</div>

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { Message } from '@chorus/shared/api/conversations';
 import {
+  attachmentPart,
   attachmentsOf,
   mergeRows,
+  rowFromLive,
   rowFromMessage,
   sourcesOf,
+  storedRowsFromExchange,
   toolCallsOf,
   type ChorusUIMessage,
 } from './chat-rows';
@@ -86,6 +90,7 @@ describe('rows from a streamed message', () => {
       model: null,
       reply_to_id: null,
       sources: [],
+      attachments: [],
       status: 'complete',
       error: null,
       version: null,
@@ -121,6 +126,105 @@ describe('rows from a streamed message', () => {
     expect(streaming.map((r) => [r.id, r.status])).toEqual([
       ['local-1', 'complete'],
       ['a-live', 'streaming'],
+    ]);
+  });
+});
+
+const passage = {
+  url: '',
+  title: 'handbook.pdf',
+  document_name: 'handbook.pdf',
+  document_id: 'd1',
+  chunk_id: 'c1',
+  knowledge_base_id: 'kb1',
+  page: 3,
+  heading_path: [],
+  snippet: 'Staff get 25 days of annual leave.',
+  score: 0.0325,
+  index: 1,
+};
+
+describe('knowledge citations and attachments', () => {
+  it('reads the citations a reply streams as a data-citations part, the newest list winning', () => {
+    const message = reply([
+      { type: 'data-citations', data: [{ ...passage, chunk_id: 'old' }] },
+      { type: 'text', text: 'You get 25 days [1].' },
+      {
+        type: 'data-citations',
+        data: [passage, passage, { ...passage, chunk_id: 'c2', index: 2, page: 'x' }, 'junk'],
+      },
+      { type: 'source-url', sourceId: 's1', url: 'https://a.test', title: 'A' },
+    ] as ChorusUIMessage['parts']);
+    expect(sourcesOf(message)).toEqual([
+      passage,
+      // A field of the wrong type is left out; the rest of the citation stays.
+      { ...passage, chunk_id: 'c2', index: 2, page: undefined },
+      { url: 'https://a.test', title: 'A' },
+    ]);
+    expect(rowFromLive(message, true).sources[0]).toEqual(passage);
+  });
+
+  it('keeps the citations of a streamed reply when it is filed into the history', () => {
+    const user: ChorusUIMessage = {
+      id: 'local-1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'How much leave?' },
+        attachmentPart({
+          id: 'f1',
+          name: 'policy.pdf',
+          content_type: 'application/pdf',
+          size_bytes: 2048,
+        }),
+      ],
+    };
+    const answer: ChorusUIMessage = {
+      id: 'a-live',
+      role: 'assistant',
+      parts: [
+        { type: 'text', text: '25 days [1].' },
+        { type: 'data-citations', data: [passage] },
+      ],
+      metadata: { user_message_id: 'u1', assistant_message_id: 'a1', provider: 'openai' },
+    };
+    const rows = storedRowsFromExchange({
+      conversationId: 'c',
+      userId: 'u',
+      live: [user, answer],
+      reply: answer,
+      interrupted: false,
+    });
+    expect(rows?.[0]?.attachments).toEqual([
+      { id: 'f1', name: 'policy.pdf', content_type: 'application/pdf', size_bytes: 2048 },
+    ]);
+    expect(rows?.[1]?.sources).toEqual([passage]);
+    // While it streams, the user's bubble shows the file it carries.
+    expect(rowFromLive(user, false).attachments).toEqual([
+      { id: 'f1', name: 'policy.pdf', contentType: 'application/pdf', sizeBytes: 2048 },
+    ]);
+  });
+
+  it('shows a stored message’s files as attachment chips', () => {
+    const stored: Message = {
+      id: 'u1',
+      conversation_id: 'c',
+      user_id: 'u',
+      content: 'Summarise this',
+      role: 'user',
+      provider: null,
+      model: null,
+      reply_to_id: null,
+      sources: [],
+      attachments: [
+        { id: 'f1', name: 'report.docx', content_type: 'application/msword', size_bytes: 10 },
+      ],
+      status: 'complete',
+      error: null,
+      version: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    };
+    expect(rowFromMessage(stored).attachments).toEqual([
+      { id: 'f1', name: 'report.docx', contentType: 'application/msword', sizeBytes: 10 },
     ]);
   });
 });

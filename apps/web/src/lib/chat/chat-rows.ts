@@ -1,5 +1,11 @@
-import type { UIMessage } from 'ai';
-import type { ChatMessageMetadata, Message, Source } from '@chorus/shared/api/conversations';
+import type { FileUIPart, UIMessage } from 'ai';
+import type {
+  ChatMessageMetadata,
+  Message,
+  MessageAttachment,
+  Source,
+} from '@chorus/shared/api/conversations';
+import type { citationsPartType } from '@chorus/shared/api/knowledge';
 import type { UnsentMessage } from './unsent';
 
 // Types only from 'ai': this module is part of the first paint of every chat view, and the
@@ -55,6 +61,14 @@ export type ChatRow = {
   version?: Message['version'] | undefined;
 };
 
+/** A stored attachment as the chat shows it (stored files have no link of their own). */
+export const attachmentView = (file: MessageAttachment): AttachmentView => ({
+  id: file.id,
+  name: file.name,
+  contentType: file.content_type,
+  sizeBytes: file.size_bytes,
+});
+
 export const rowFromMessage = (message: Message): ChatRow => ({
   id: message.id,
   role: message.role,
@@ -64,7 +78,7 @@ export const rowFromMessage = (message: Message): ChatRow => ({
   model: message.model,
   sources: message.sources,
   toolCalls: [],
-  attachments: [],
+  attachments: (message.attachments ?? []).map(attachmentView),
   stored: true,
   // The reason a reply failed is kept with it, so it reads the same after a reload.
   failure: message.error
@@ -81,14 +95,68 @@ export const textOf = (message: Pick<ChorusUIMessage, 'parts'>): string =>
     .map((part) => part.text)
     .join('');
 
-/** `source-url` and `source-document` parts, in the order they arrived, without repeats. */
+// The literal itself, checked against the contract's constant: importing the value would bring
+// the knowledge contract's schemas into the chat's first paint.
+const citationsPart: typeof citationsPartType = 'data-citations';
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+const whole = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+
+/**
+ * One citation of a `data-citations` part, read field by field: the stream is data from the
+ * network, and this module stays free of a schema library.
+ */
+export const sourceFromData = (value: unknown): Source | null => {
+  if (!value || typeof value !== 'object') return null;
+  const record = value as Record<string, unknown>;
+  const source: Source = { url: text(record.url) ?? '' };
+  const fields = [
+    'title',
+    'snippet',
+    'document_name',
+    'document_id',
+    'chunk_id',
+    'knowledge_base_id',
+  ] as const;
+  for (const field of fields) {
+    const v = text(record[field]);
+    if (v !== undefined) source[field] = v;
+  }
+  if (record.page === null) source.page = null;
+  else if (whole(record.page) !== undefined) source.page = whole(record.page);
+  if (Array.isArray(record.heading_path)) {
+    source.heading_path = record.heading_path.filter((h): h is string => typeof h === 'string');
+  }
+  if (typeof record.score === 'number') source.score = record.score;
+  if (whole(record.index) !== undefined) source.index = whole(record.index);
+  return source;
+};
+
+/**
+ * The reply's citations: its knowledge passages (the newest `data-citations` part, which the
+ * server sends while it streams), then `source-url` and `source-document` parts in the order they
+ * arrived, without repeats.
+ */
 export const sourcesOf = (message: Pick<ChorusUIMessage, 'parts'>): Source[] => {
   const seen = new Set<string>();
   const sources: Source[] = [];
+  const citations = message.parts.findLast((part) => part.type === citationsPart);
+  if (citations && 'data' in citations && Array.isArray(citations.data)) {
+    for (const item of citations.data) {
+      const source = sourceFromData(item);
+      if (!source) continue;
+      const key = source.chunk_id ? `chunk:${source.chunk_id}` : `url:${source.url}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sources.push(source);
+    }
+  }
   for (const part of message.parts) {
     if (part.type === 'source-url') {
-      if (seen.has(part.url)) continue;
-      seen.add(part.url);
+      if (seen.has(`url:${part.url}`)) continue;
+      seen.add(`url:${part.url}`);
       sources.push(part.title ? { url: part.url, title: part.title } : { url: part.url });
     } else if (part.type === 'source-document') {
       if (seen.has(part.sourceId)) continue;
@@ -129,20 +197,45 @@ export const toolCallsOf = (message: Pick<ChorusUIMessage, 'parts'>): ToolCallVi
     ...(part.state === 'output-error' && { errorText: part.errorText }),
   }));
 
+/** A file already stored (`/storage/v1/files`) as a part of the user message being sent. */
+export const attachmentPart = (file: MessageAttachment): FileUIPart => ({
+  type: 'file',
+  mediaType: file.content_type,
+  filename: file.name,
+  // The server reads the file by its id; the part needs no copy of the bytes.
+  url: '',
+  providerMetadata: { chorus: { fileId: file.id, sizeBytes: file.size_bytes } },
+});
+
+/** The stored file a part stands for (see attachmentPart); null for any other file part. */
+const storedFileOf = (part: FileUIPart): MessageAttachment | null => {
+  const meta = part.providerMetadata?.chorus;
+  const id = meta?.fileId;
+  const size = meta?.sizeBytes;
+  if (typeof id !== 'string') return null;
+  return {
+    id,
+    name: part.filename ?? 'Attachment',
+    content_type: part.mediaType,
+    size_bytes: typeof size === 'number' ? size : 0,
+  };
+};
+
 export const attachmentsOf = (message: Pick<ChorusUIMessage, 'parts'>): AttachmentView[] =>
-  message.parts.flatMap((part, index) =>
-    part.type === 'file'
-      ? [
-          {
-            id: `${index}:${part.filename ?? part.url.slice(0, 40)}`,
-            name: part.filename ?? 'Attachment',
-            contentType: part.mediaType,
-            // A data: URL is the file itself, not a link to show.
-            url: part.url.startsWith('data:') ? undefined : part.url,
-          },
-        ]
-      : [],
-  );
+  message.parts.flatMap((part, index) => {
+    if (part.type !== 'file') return [];
+    const stored = storedFileOf(part);
+    if (stored) return [attachmentView(stored)];
+    return [
+      {
+        id: `${index}:${part.filename ?? part.url.slice(0, 40)}`,
+        name: part.filename ?? 'Attachment',
+        contentType: part.mediaType,
+        // A data: URL is the file itself, not a link to show.
+        url: part.url.startsWith('data:') ? undefined : part.url,
+      },
+    ];
+  });
 
 export const rowFromLive = (message: ChorusUIMessage, streaming: boolean): ChatRow => ({
   id: message.id,
@@ -265,6 +358,10 @@ export const storedRowsFromExchange = ({
       model: null,
       reply_to_id: null,
       sources: [],
+      attachments: user.parts.flatMap((part) => {
+        const stored = part.type === 'file' ? storedFileOf(part) : null;
+        return stored ? [stored] : [];
+      }),
       status: 'complete',
       error: null,
       version: null,
@@ -281,6 +378,7 @@ export const storedRowsFromExchange = ({
     model: meta.model ?? null,
     reply_to_id: meta.user_message_id,
     sources: sourcesOf(reply),
+    attachments: [],
     status: interrupted ? 'interrupted' : 'complete',
     error: null,
     version: null,

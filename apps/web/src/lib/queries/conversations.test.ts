@@ -10,6 +10,7 @@ const row = (n: number, pinnedAt: string | null = null): Conversation => ({
   updated_at: `2026-01-${String(n).padStart(2, '0')}T00:00:00.000Z`,
   pinned_at: pinnedAt,
   system_prompt: '',
+  knowledge_base_ids: [],
 });
 
 const pages = (...chunks: [Conversation[], string | null][]) => ({

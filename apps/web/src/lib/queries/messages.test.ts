@@ -20,6 +20,7 @@ const message = (n: number, role: Message['role'] = n % 2 ? 'assistant' : 'user'
   model: null,
   reply_to_id: null,
   sources: [],
+  attachments: [],
   status: 'complete',
   error: null,
   version: null,

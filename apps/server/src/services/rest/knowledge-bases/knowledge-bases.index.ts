@@ -273,13 +273,8 @@ export const knowledgeBasesRouter = createRouter<AuthedEnv>()
     }
     if (outcomes.length === 0) throw new ApiError(400, 'knowledge:no_files');
     const first = outcomes[0]!;
-    if (outcomes.every((o) => o.outcome === 'refused') && first.outcome === 'refused') {
-      throw new ApiError(
-        (first.status ?? 400) as 400,
-        first.code as 'knowledge:no_files',
-        first.message,
-      );
-    }
+    // Every file refused: the request failed, with the first file's reason.
+    if (outcomes.every((o) => o.outcome === 'refused') && first.error) throw first.error;
     return c.json(
       {
         files: outcomes.map((o) =>

@@ -172,7 +172,7 @@ describe('knowledge bases', () => {
     expect(refusedFile.outcome === 'refused' && refusedFile.code).toBe(
       'knowledge:unsupported_type',
     );
-    expect(refusedFile.outcome === 'refused' && refusedFile.message).toContain('.docx');
+    expect(refusedFile.outcome === 'refused' && refusedFile.message).toContain('Word (docx)');
 
     await settled(base.id);
     const docs = await documents(ann, base.id);

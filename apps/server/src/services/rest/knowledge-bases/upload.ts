@@ -37,12 +37,12 @@ export const knowledgeTypeOf = (name: string, sentType: string): KnowledgeFileTy
   return Object.hasOwn(knowledgeFileTypes, type) ? (type as KnowledgeFileType) : null;
 };
 
-const refused = (name: string, error: ApiError): UploadOutcome & { status: number } => ({
+const refused = (name: string, error: ApiError): UploadOutcome & { error: ApiError } => ({
   outcome: 'refused',
   name,
   code: error.code,
   message: error.message,
-  status: error.status,
+  error,
 });
 
 const readAll = async (deps: Deps, file: FileRow): Promise<Uint8Array | null> => {
@@ -56,7 +56,7 @@ const discard = async (deps: Deps, userId: string, file: FileRow) => {
   await new FilesRepository(deps.database.db, userId).remove(file.id);
 };
 
-type Outcome = UploadOutcome & { status?: number };
+type Outcome = UploadOutcome & { error?: ApiError };
 
 /** One file of the request: stored through the storage service, then a queued document. */
 const takeFile = async (

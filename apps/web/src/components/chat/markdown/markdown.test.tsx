@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { CitationsContext } from '../citations';
 import { Markdown } from './markdown';
 import { needsCode, needsMath } from './markdown-extras';
 import { safeUrl } from './safe-url';
@@ -135,5 +136,43 @@ describe('safe URLs', () => {
     expect(safeUrl('  javascript:alert(1)')).toBeNull();
     expect(safeUrl('data:text/html,hi')).toBeNull();
     expect(safeUrl('#top')).toBeNull();
+  });
+});
+
+describe('citation markers', () => {
+  const source = {
+    url: '',
+    document_name: 'handbook.pdf',
+    chunk_id: 'c1',
+    knowledge_base_id: 'kb1',
+    index: 1,
+  };
+
+  const renderCited = (content: string, open = vi.fn()) => {
+    const view = render(
+      <CitationsContext.Provider value={{ sources: [source], open }}>
+        <Markdown citable content={content} />
+      </CitationsContext.Provider>,
+    );
+    return { ...view, open };
+  };
+
+  it('makes only the [n] of plain text a button, never one in code, a link or raw HTML', () => {
+    const { open, container } = renderCited(
+      'Leave is 25 days [1]. In code: `[1]`. [A link [1]](https://a.test). <sup data-cite="1">1</sup>\n\n```\n[1]\n```',
+    );
+    const buttons = screen.getAllByRole('button', { name: 'Open source 1: handbook.pdf' });
+    expect(buttons).toHaveLength(1);
+    fireEvent.click(buttons[0]!);
+    expect(open).toHaveBeenCalledWith(source);
+    expect(container.querySelector('code')?.textContent).toBe('[1]');
+    expect(screen.getByRole('link').textContent).toBe('A link [1]');
+    expect(container.textContent).toContain('<sup data-cite="1">1</sup>');
+  });
+
+  it('leaves markers as text in a reply that cites no passage', () => {
+    render(<Markdown content="See [1]." />);
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.getByText('See [1].')).toBeTruthy();
   });
 });

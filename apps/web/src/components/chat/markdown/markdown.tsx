@@ -3,6 +3,8 @@ import { memo, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { cn } from '@/lib/utils';
+import { findPassage, useCitations } from '../citations';
+import { remarkCitationMarkers } from './citation-markers';
 import { CodeBlock } from './code-block';
 import { useMarkdownExtras } from './markdown-extras';
 import { imageHost, safeUrl } from './safe-url';
@@ -51,11 +53,41 @@ const SafeLink = ({ href, children }: { href?: string | undefined; children?: Re
     <span>{children}</span>
   );
 
+/** A reply's `[n]`: a button that opens the passage it cites, or the text as written. */
+const CitationMarker = ({ n, children }: { n: number; children?: ReactNode }) => {
+  const citations = useCitations();
+  const source = citations ? findPassage(citations.sources, n) : undefined;
+  if (!citations || !source) return <>{children}</>;
+  const name = source.document_name ?? source.title ?? 'the document';
+  return (
+    <sup>
+      <button
+        type="button"
+        onClick={() => citations.open(source)}
+        aria-label={`Open source ${n}: ${name}`}
+        title={name}
+        className="mx-0.5 rounded bg-primary/10 px-1 text-[0.7rem] font-medium text-primary tabular-nums hover:bg-primary/20"
+      >
+        {n}
+      </button>
+    </sup>
+  );
+};
+
 const components: Components = {
   a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
   img: ({ src, alt }) =>
     typeof src === 'string' ? <RemoteImage src={src} alt={alt ?? ''} /> : null,
   pre: ({ node, children }) => <CodeBlock node={node}>{children}</CodeBlock>,
+  // Only the citation plugin gives a `sup` its `data-cite`; the rest stay as they are.
+  sup: ({ node, children }) => {
+    const cite = node?.properties?.dataCite;
+    return cite === undefined ? (
+      <sup>{children}</sup>
+    ) : (
+      <CitationMarker n={Number(cite)}>{children}</CitationMarker>
+    );
+  },
   table: ({ children }) => (
     <div className="my-3 overflow-x-auto">
       <table className="w-full border-collapse text-sm">{children}</table>
@@ -64,21 +96,29 @@ const components: Components = {
 };
 
 const remarkPlugins = [remarkGfm];
+const citationPlugins = [remarkCitationMarkers];
+const none: typeof citationPlugins = [];
 const urlTransform = (url: string) => safeUrl(url);
 
-type MarkdownProps = { content: string; className?: string };
+type MarkdownProps = {
+  content: string;
+  className?: string;
+  /** The reply cites knowledge passages: its `[n]` markers open them (see CitationsContext). */
+  citable?: boolean;
+};
 
 /**
  * Renders model output as markdown, safely: raw HTML is shown as text (there is no rehype-raw),
  * links go only to http(s) or mailto and open in a new tab without referrer, and remote images
  * wait for a click. Code highlighting and math load on demand.
  */
-export const Markdown = memo(function Markdown({ content, className }: MarkdownProps) {
+export const Markdown = memo(function Markdown({ content, className, citable }: MarkdownProps) {
   const extras = useMarkdownExtras(content);
+  const markers = citable ? citationPlugins : none;
   return (
     <div className={cn('markdown-body', className)}>
       <ReactMarkdown
-        remarkPlugins={[...remarkPlugins, ...extras.remarkPlugins]}
+        remarkPlugins={[...remarkPlugins, ...extras.remarkPlugins, ...markers]}
         rehypePlugins={extras.rehypePlugins}
         urlTransform={urlTransform}
         components={components}

@@ -31,6 +31,7 @@ import { useConversationChat } from '../hooks/use-conversation-chat';
 import { useJumpToMessage } from '../hooks/use-jump-to-message';
 import { useChatFeature } from './chat-context';
 import { JumpNotice } from './jump-notice';
+import { KnowledgePicker } from './knowledge-picker';
 import { SystemPromptButton } from './system-prompt-button';
 
 const WelcomeState = ({ providerLabel }: { providerLabel: string }) => (
@@ -202,6 +203,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
               onListKey={picker.onKeyDown}
               listProps={picker.textboxProps}
               above={picker.list}
+              attachments={chat.attachments}
               toolbar={
                 <div className="flex flex-wrap items-center gap-1">
                   <ModelPicker
@@ -217,6 +219,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
                     providerSelectId={providerSelectId}
                   />
                   <SystemPromptButton conversationId={conversationId} disabled={busy} />
+                  <KnowledgePicker conversationId={conversationId} disabled={busy} />
                 </div>
               }
             />

@@ -12,6 +12,8 @@ export type ChatSendOptions = {
   editOf?: string;
   /** The saved prompt the text was made from (the `/` picker): it counts a use. */
   promptId?: string;
+  /** Files stored for this message (`/storage/v1/files`), attached to it by the server. */
+  attachmentIds?: string[];
 };
 
 /** A message id made in this browser: a uuid, which the server stores the message under. */
@@ -27,7 +29,7 @@ export const buildChatRequest = (
   text: string,
   messageId?: string,
 ): ChatRequest => {
-  const { conversationId, provider, settings, editOf, promptId } = options;
+  const { conversationId, provider, settings, editOf, promptId, attachmentIds } = options;
   const request: ChatRequest = {
     conversation_id: conversationId,
     provider,
@@ -40,5 +42,6 @@ export const buildChatRequest = (
   if (editOf) request.edit_of = editOf;
   if (promptId && uuidPattern.test(promptId)) request.prompt_id = promptId;
   if (messageId && uuidPattern.test(messageId)) request.message_id = messageId;
+  if (attachmentIds && attachmentIds.length > 0) request.attachment_ids = attachmentIds;
   return { ...request, text };
 };

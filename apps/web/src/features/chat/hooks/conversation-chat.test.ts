@@ -70,6 +70,7 @@ const stored = (id: string, role: Message['role'], content: string): Message => 
   model: null,
   reply_to_id: null,
   sources: [],
+  attachments: [],
   status: 'complete',
   error: null,
   version: null,

@@ -9,10 +9,13 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useNavigate } from 'react-router';
+import type { MessageAttachment } from '@chorus/shared/api/conversations';
 import { messages } from '@chorus/shared/messages';
 import type { ProviderId } from '@chorus/shared/providers';
-import { isApiError } from '@/lib/api-error';
+import { errorMessage, isApiError } from '@/lib/api-error';
+import { useComposerAttachments } from '@/lib/chat/attachments';
 import {
+  attachmentPart,
   mergeRows,
   rowFromMessage,
   rowFromUnsent,
@@ -41,6 +44,11 @@ import { toast } from '@/lib/toast';
 import { isOnline } from '@/lib/use-online';
 import { titleFromText, useCreateConversation } from '../api/create-conversation';
 import type { ChatSendOptions } from './chat-request';
+import {
+  pendingKnowledgeBases,
+  saveConversationKnowledge,
+  showConversation,
+} from './conversation-knowledge';
 import { pendingSystemPrompt } from './system-prompt';
 import { useConversationChats, type ConversationChatBody } from './conversation-chat';
 
@@ -92,6 +100,7 @@ export const useConversationChat = ({
   const unsent = useSyncExternalStore(unsentMessages.subscribe, () =>
     unsentMessages.list(userId, threadId),
   );
+  const attachments = useComposerAttachments();
 
   // The composer's text is kept per conversation in this browser, so a reload keeps it.
   const setDraft = useCallback(
@@ -110,7 +119,10 @@ export const useConversationChat = ({
     setRateLimit(null);
     // Only that one move is adopted: coming back to the chat later reads its own draft.
     if (conversationId === adoptedId) setAdoptedId(null);
-    else setDraftState(drafts.read(userId, threadId));
+    else {
+      setDraftState(drafts.read(userId, threadId));
+      attachments.clear();
+    }
   }
 
   const busy = status === 'submitted' || status === 'streaming';
@@ -119,10 +131,12 @@ export const useConversationChat = ({
     id: string,
     editOf?: string,
     promptId?: string,
+    files: MessageAttachment[] = [],
   ): { body: ConversationChatBody } => {
     const options: ChatSendOptions = { conversationId: id, provider, settings };
     if (editOf) options.editOf = editOf;
     if (promptId) options.promptId = promptId;
+    if (files.length > 0) options.attachmentIds = files.map((file) => file.id);
     return { body: { options } };
   };
 
@@ -158,14 +172,32 @@ export const useConversationChat = ({
     unsentMessages.add(userId, thread, { id, text, ...failure, at: Date.now() });
   };
 
-  /** Sends `text` as message `id` to a conversation that exists. */
-  const sendTo = async (id: string, messageId: string, text: string, promptId?: string) => {
+  /** Sends `text` (and stored `files`) as message `id` to a conversation that exists. */
+  const sendTo = async (
+    id: string,
+    messageId: string,
+    text: string,
+    promptId?: string,
+    files: MessageAttachment[] = [],
+  ) => {
     const target = getLiveChat(await loadLiveChatModule(), id);
     await target.sendMessage(
-      { id: messageId, role: 'user', parts: [{ type: 'text', text }] },
-      sendBody(id, undefined, promptId),
+      {
+        id: messageId,
+        role: 'user',
+        parts: [{ type: 'text', text }, ...files.map(attachmentPart)],
+      },
+      sendBody(id, undefined, promptId, files),
     );
     afterSend(target);
+  };
+
+  /** The composer's stored files go with its text; they belong to that message from now on. */
+  const takeFiles = (fromComposer: boolean): MessageAttachment[] => {
+    if (!fromComposer) return [];
+    const files = attachments.ready;
+    attachments.clear();
+    return files;
   };
 
   /**
@@ -194,7 +226,7 @@ export const useConversationChat = ({
     }
     if (conversationId) {
       if (fromComposer) setDraft('');
-      await sendTo(conversationId, messageId, text, promptId);
+      await sendTo(conversationId, messageId, text, promptId, takeFiles(fromComposer));
       return;
     }
     let conversation;
@@ -224,8 +256,22 @@ export const useConversationChat = ({
     }
     queryClient.setQueryData(messagesQueryKey(conversation.id), historyOf([]));
     if (fromComposer) setDraft('');
+    const files = takeFiles(fromComposer);
+    // The create request cannot carry them: the knowledge bases picked for the new chat are
+    // attached before its first message, whose reply searches them.
+    const bases = pendingKnowledgeBases.get();
+    if (bases.length > 0) {
+      try {
+        showConversation(queryClient, await saveConversationKnowledge(conversation.id, bases));
+      } catch (cause) {
+        toast.error('The knowledge bases were not attached to this chat', {
+          description: errorMessage(cause),
+        });
+      }
+      pendingKnowledgeBases.set([]);
+    }
     setAdoptedId(conversation.id);
-    const sending = sendTo(conversation.id, messageId, text, promptId);
+    const sending = sendTo(conversation.id, messageId, text, promptId, files);
     void navigate(`/chat/${conversation.id}`, { replace: true });
     await sending;
   };
@@ -350,6 +396,7 @@ export const useConversationChat = ({
     setDraft: editDraft,
     insertPrompt,
     creating: create.isPending,
+    attachments,
     rateLimit,
     clearRateLimit,
     recall,

@@ -172,6 +172,7 @@ describe('the articles in the repository', () => {
       'keys-and-providers',
       'chat',
       'prompts',
+      'knowledge-base',
       'scenarios',
       'plans-and-quotas',
       'privacy-and-data',
