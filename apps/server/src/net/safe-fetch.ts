@@ -1,0 +1,414 @@
+// The one way the server sends a request to a user-supplied URL (web fetch, HTTP tools, MCP,
+// webhooks): ARCHITECTURE §11 "Outbound requests".
+//
+// How the address is checked at connect time: node:http/https with request-filtering-agent's
+// agents, and our own `lookup` passed through them. Chosen over an undici Agent because undici
+// is not a dependency of the server (Node's built-in fetch does not expose its Agent) and
+// because the agent hooks `createConnection`, so it sees every connection the request makes:
+//   - a host name is resolved inside the socket's connect, by the lookup we hand it, and every
+//     address it returns is checked there (our table in address-check.ts, then the agent's own
+//     range check), so a name cannot resolve to a public address for a check and to 127.0.0.1
+//     for the connection (DNS rebinding);
+//   - an address written as the host (no lookup happens) is checked before the request and again
+//     by the agent's createConnection;
+//   - a fresh agent per hop without keep-alive, so no socket opened for one host is reused for
+//     another, and each redirect hop is parsed and checked like the first URL.
+// Redirects are followed by hand for that reason; fetch's `redirect: 'manual'` would hide them.
+import type { LookupAddress } from 'node:dns';
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import {
+  allowListRanges,
+  classifyAddress,
+  compileAllowList,
+  isAllowedAddress,
+  isAllowedHostName,
+  literalAddress,
+  parseOutboundUrl,
+  type AllowList,
+  type CompiledAllowList,
+} from './address-check.ts';
+import {
+  OutboundError,
+  OutboundRefusedError,
+  OutboundTimeoutError,
+  addressRefusal,
+  connectionFailure,
+  tooManyRedirects,
+} from './outbound-errors.ts';
+
+export type SafeFetchOptions = {
+  /** GET unless given. */
+  method?: string;
+  /** Sent as given, except hop-by-hop headers; never logged nor echoed in an error. */
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** For the whole exchange: every hop and the body. Default 10 s, at most 60 s. */
+  timeoutMs?: number;
+  /** The body is read up to this many bytes (after decompression). Default 2 MB. */
+  maxBytes?: number;
+  /** Default 5, at most 10. */
+  maxRedirects?: number;
+  /** Private hosts the admin allowed; none by default. */
+  allow?: AllowList;
+  /** Resolves host names; tests pass a fixed table (lookup-table.ts). Default: dns.lookup. */
+  lookup?: LookupFunction;
+  /** Stops the request when the caller no longer wants it (a run cancelled). */
+  signal?: AbortSignal;
+};
+
+export type SafeFetchResponse = {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The URL that answered, after redirects. */
+  url: string;
+  body: Uint8Array;
+  /** The body was longer than `maxBytes` and was cut there. */
+  truncated: boolean;
+  /** Each URL redirected to, in order. */
+  redirects: string[];
+};
+
+export const safeFetchLimits = {
+  timeoutMs: { default: 10_000, max: 60_000 },
+  maxBytes: { default: 2 * 1024 * 1024, max: 25 * 1024 * 1024 },
+  maxRedirects: { default: 5, max: 10 },
+} as const;
+
+const clamp = (value: number | undefined, fallback: number, min: number, max: number) =>
+  Number.isFinite(value) ? Math.min(Math.max(Math.floor(value!), min), max) : fallback;
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+// Set by Node or by us, or meaningful for one connection only: a caller's value is dropped.
+const droppedRequestHeaders = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+
+// What a request keeps when a redirect leads to another origin: nothing that could be a secret
+// (Authorization, cookies, an API key header of an HTTP tool).
+const crossOriginHeaders = new Set(['accept', 'accept-language', 'user-agent', 'content-type']);
+
+const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+const defaultLookup = dns.lookup as unknown as LookupFunction;
+
+/**
+ * Fetches a user-supplied URL safely: http(s) only, every address checked when the socket
+ * connects, at every redirect hop, with time and size caps. Throws `OutboundRefusedError`,
+ * `OutboundTimeoutError` or another `OutboundError`, each with a message a person can act on;
+ * an HTTP error status is an answer, not a throw.
+ */
+export const safeFetch = async (
+  input: string | URL,
+  options: SafeFetchOptions = {},
+): Promise<SafeFetchResponse> => {
+  const { timeoutMs, maxBytes, maxRedirects } = safeFetchLimits;
+  const limits = {
+    timeoutMs: clamp(options.timeoutMs, timeoutMs.default, 1, timeoutMs.max),
+    maxBytes: clamp(options.maxBytes, maxBytes.default, 0, maxBytes.max),
+    maxRedirects: clamp(options.maxRedirects, maxRedirects.default, 0, maxRedirects.max),
+  };
+  options.signal?.throwIfAborted();
+  const method = (options.method ?? 'GET').toUpperCase();
+  if (!methods.has(method)) {
+    throw new OutboundError(
+      'outbound:failed',
+      `Chorus does not send ${method.slice(0, 20)} requests. Use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS.`,
+    );
+  }
+
+  let url = parseOrRefuse(String(input));
+  const redirects: string[] = [];
+
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new OutboundTimeoutError(limits.timeoutMs)),
+    limits.timeoutMs,
+  );
+  const onCallerAbort = () => controller.abort(options.signal!.reason);
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    let request: HopRequest = {
+      method,
+      headers: requestHeaders(options.headers, options.body !== undefined),
+      body: options.body === undefined ? undefined : Buffer.from(options.body),
+    };
+    const allow = compileAllowList(options.allow);
+    const lookup = options.lookup ?? defaultLookup;
+    for (;;) {
+      const response = await sendHop(url, request, {
+        allow,
+        lookup,
+        viaRedirect: redirects.length > 0,
+        signal: controller.signal,
+      });
+      const location = response.headers.location;
+      if (redirectStatuses.has(response.statusCode ?? 0) && location) {
+        response.destroy();
+        if (redirects.length >= limits.maxRedirects) throw tooManyRedirects(limits.maxRedirects);
+        const next = nextHop(url, location);
+        request = redirectedRequest(request, response.statusCode!, url, next);
+        redirects.push(next.href);
+        url = next;
+        continue;
+      }
+      const { body, truncated } = await readBody(response, limits.maxBytes, controller.signal);
+      return {
+        status: response.statusCode ?? 0,
+        headers: responseHeaders(response),
+        url: url.href,
+        body,
+        truncated,
+        redirects,
+      };
+    }
+  } catch (error) {
+    throw asOutboundError(error, url, redirects.length > 0, controller.signal, options.signal);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+};
+
+type HopRequest = { method: string; headers: Record<string, string>; body: Buffer | undefined };
+
+const parseOrRefuse = (raw: string): URL => {
+  const parsed = parseOutboundUrl(raw);
+  if (!parsed.ok) throw new OutboundRefusedError(parsed.reason, parsed.message);
+  return parsed.url;
+};
+
+const nextHop = (from: URL, location: string): URL => {
+  let resolved: string;
+  try {
+    resolved = new URL(location, from).href;
+  } catch {
+    throw new OutboundError(
+      'outbound:failed',
+      'The site redirected to an address that is not a valid URL.',
+    );
+  }
+  return parseOrRefuse(resolved);
+};
+
+const requestHeaders = (given: Record<string, string> | undefined, hasBody: boolean) => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {})) {
+    const key = name.toLowerCase();
+    if (!droppedRequestHeaders.has(key)) headers[key] = value;
+  }
+  headers['user-agent'] ??= 'Chorus';
+  if (!hasBody) delete headers['content-type'];
+  return headers;
+};
+
+/** The request for the next hop, as browsers do it: 303 (and 301/302 after a POST) become a GET. */
+const redirectedRequest = (request: HopRequest, status: number, from: URL, to: URL): HopRequest => {
+  const toGet =
+    (status === 303 && request.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && request.method === 'POST');
+  const body = toGet ? undefined : request.body;
+  let headers = { ...request.headers };
+  if (from.origin !== to.origin) {
+    headers = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => crossOriginHeaders.has(name)),
+    );
+  }
+  if (!body) delete headers['content-type'];
+  return { method: toGet ? 'GET' : request.method, headers, body };
+};
+
+type HopContext = {
+  allow: CompiledAllowList;
+  lookup: LookupFunction;
+  viaRedirect: boolean;
+  signal: AbortSignal;
+};
+
+const refusalFor = (address: string, viaRedirect: boolean) => {
+  const kind = classifyAddress(address);
+  return addressRefusal(kind === 'public' ? 'reserved' : kind, address, viaRedirect);
+};
+
+/** Resolves as the lookup it wraps, but fails when any address it returns is not allowed. */
+const checkedLookup =
+  (base: LookupFunction, check: (address: string) => OutboundRefusedError | undefined) =>
+  (...[hostname, options, callback]: Parameters<LookupFunction>) => {
+    base(hostname, options, (error, result, family) => {
+      if (error) return callback(error, result, family);
+      const addresses =
+        typeof result === 'string' ? [result] : result.map((a: LookupAddress) => a.address);
+      for (const address of addresses) {
+        const refusal = check(address);
+        if (refusal) return callback(refusal, options.all ? [] : '', family);
+      }
+      callback(null, result, family);
+    });
+  };
+
+/** Sends one request and resolves with its response, headers read, body not yet. */
+const sendHop = (url: URL, request: HopRequest, context: HopContext) => {
+  const { allow, viaRedirect, signal } = context;
+  const literal = literalAddress(url);
+  if (literal !== undefined && !isAllowedAddress(allow, url.hostname, literal)) {
+    throw refusalFor(literal, viaRedirect);
+  }
+  const lookup = checkedLookup(context.lookup, (address) =>
+    isAllowedAddress(allow, url.hostname, address) ? undefined : refusalFor(address, viaRedirect),
+  );
+  const filter = {
+    keepAlive: false,
+    // The agent's own check runs after ours on every resolved address, and on an address given
+    // as the host; it learns the admin's allowances so that the two agree.
+    allowPrivateIPAddress: isAllowedHostName(allow, url.hostname),
+    allowIPAddressList: allowListRanges(allow),
+  };
+  const isHttps = url.protocol === 'https:';
+  const agent = isHttps
+    ? new RequestFilteringHttpsAgent(filter)
+    : new RequestFilteringHttpAgent(filter);
+  const headers: Record<string, string> = {
+    ...request.headers,
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  if (request.body) headers['content-length'] = String(request.body.length);
+
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
+    signal.throwIfAborted();
+    let req: http.ClientRequest;
+    try {
+      req = (isHttps ? https : http).request({
+        protocol: url.protocol,
+        hostname: literal ?? url.hostname,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers,
+        agent,
+        lookup,
+      });
+    } catch {
+      // Node refuses a header name or value HTTP does not allow; its words may quote the value.
+      agent.destroy();
+      reject(
+        new OutboundError(
+          'outbound:failed',
+          'A request header has a name or value that HTTP does not allow. Check the headers.',
+        ),
+      );
+      return;
+    }
+    const onAbort = () => req.destroy(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      agent.destroy();
+      reject(error);
+    });
+    req.on('response', (response) => {
+      signal.removeEventListener('abort', onAbort);
+      response.on('close', () => agent.destroy());
+      resolve(response);
+    });
+    req.end(request.body);
+  });
+};
+
+const decoderFor = (encoding: string | undefined) => {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+};
+
+/** Reads the body up to `maxBytes`, decompressed; past that it stops reading and says so. */
+const readBody = async (response: http.IncomingMessage, maxBytes: number, signal: AbortSignal) => {
+  const decoder = decoderFor(response.headers['content-encoding']);
+  const source: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
+  const onAbort = () => {
+    response.destroy(signal.reason);
+    decoder?.destroy(signal.reason);
+  };
+  signal.throwIfAborted();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    response.destroy();
+  }
+  return { body: new Uint8Array(Buffer.concat(chunks, size)), truncated };
+};
+
+const responseHeaders = (response: http.IncomingMessage) => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (decoderFor(headers['content-encoding'])) {
+    // The body handed back is decoded: these described the bytes on the wire.
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+  }
+  return headers;
+};
+
+// request-filtering-agent's own refusal: "DNS lookup 10.0.0.1(family:4, host:x) is not allowed…".
+const agentRefusal = /^DNS lookup (\S+?)\(.*is not allowed/;
+
+/** Every failure as an OutboundError, except the caller's own abort, which is theirs. */
+const asOutboundError = (
+  error: unknown,
+  url: URL,
+  viaRedirect: boolean,
+  signal: AbortSignal,
+  callerSignal: AbortSignal | undefined,
+): unknown => {
+  if (error instanceof OutboundError) return error;
+  if (signal.aborted) {
+    if (signal.reason instanceof OutboundError) return signal.reason;
+    if (callerSignal?.aborted) return callerSignal.reason;
+  }
+  const refused = error instanceof Error ? agentRefusal.exec(error.message) : null;
+  if (refused) return refusalFor(refused[1]!, viaRedirect);
+  return connectionFailure(url.hostname, error);
+};
