@@ -56,6 +56,7 @@ import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.
 import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
+import { customAisRouter } from './services/rest/custom-ais/custom-ais.index.ts';
 import { knowledgeBasesRouter } from './services/rest/knowledge-bases/knowledge-bases.index.ts';
 import { knowledgeSearchRouter } from './services/functions/knowledge-search/knowledge-search.index.ts';
 import { onboardingRouter } from './services/rest/onboarding/onboarding.index.ts';
@@ -304,6 +305,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', testCasesRouter)
     .route('/', promptsRouter)
     .route('/', knowledgeBasesRouter)
+    .route('/', customAisRouter)
     .route('/', onboardingRouter)
     .route('/', discoverRouter)
     .route('/', trendsRouter)

@@ -312,6 +312,12 @@ export const errorCatalogue = {
     message:
       'This server has no vector search (its PostgreSQL lacks the vector extension), so knowledge bases search by full text alone. Create it without an embedding model.',
   },
+  'custom_ais:not_found': {
+    message: 'This custom AI does not exist, or it is not yours. Open Custom AIs to see yours.',
+  },
+  'custom_ais:too_many': {
+    message: 'You have as many custom AIs as you may keep. Delete one you no longer use.',
+  },
   'chat:attachment_not_found': {
     message:
       'A file you attached is no longer there. Remove it from the message and attach it again.',

@@ -92,6 +92,8 @@ export const errorCodes = [
   'knowledge:unknown_embedding_model',
   'knowledge:vectors_unavailable',
   'chat:attachment_not_found',
+  'custom_ais:not_found',
+  'custom_ais:too_many',
   // Plans, usage and billing
   'plans:not_found',
   'plans:name_taken',

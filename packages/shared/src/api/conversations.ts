@@ -13,6 +13,8 @@ export const conversationSchema = z.object({
   system_prompt: z.string(),
   /** Knowledge bases every reply of this conversation searches and cites; empty for none. */
   knowledge_base_ids: z.array(z.string()),
+  /** The custom AI this conversation talks to (issue 18); null for a plain model. */
+  custom_ai_id: z.string().nullable(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -56,14 +58,17 @@ export const updateConversationSchema = z
       .max(10, 'Attach at most 10 knowledge bases to a conversation')
       .transform((ids) => [...new Set(ids)])
       .optional(),
+    /** One of your custom AIs to talk to, or null for a plain model. */
+    custom_ai_id: z.uuid('Not a custom AI id').nullable().optional(),
   })
   .refine(
     (body) =>
       body.title !== undefined ||
       body.pinned !== undefined ||
       body.system_prompt !== undefined ||
-      body.knowledge_base_ids !== undefined,
-    { message: 'Send a title, pinned, system_prompt or knowledge_base_ids' },
+      body.knowledge_base_ids !== undefined ||
+      body.custom_ai_id !== undefined,
+    { message: 'Send a title, pinned, system_prompt, knowledge_base_ids or custom_ai_id' },
   );
 export type UpdateConversation = z.infer<typeof updateConversationSchema>;
 
@@ -181,6 +186,11 @@ export const chatRequestSchema = z
       .array(z.uuid('Not a file id'))
       .max(10, 'Send at most 10 files with one message')
       .optional(),
+    /**
+     * One of your custom AIs (issue 18): its provider, model, instructions, parameters and
+     * knowledge bases answer, on your keys and quota; `provider` and `model` are then ignored.
+     */
+    custom_ai_id: z.uuid('Not a custom AI id').optional(),
     /** The saved prompt the text was made from (chosen with `/`): its use count goes up. */
     prompt_id: z.uuid().optional(),
     temperature: z.number().min(0).max(2).optional(),

@@ -111,6 +111,8 @@ export class ConversationsRepository {
       system_prompt?: string | undefined;
       /** Checked to be the user's knowledge bases by the caller. */
       knowledge_base_ids?: string[] | undefined;
+      /** Checked to be the user's custom AI by the caller. */
+      custom_ai_id?: string | null | undefined;
     },
   ): Promise<ConversationRow | undefined> {
     const pinnedAt =
@@ -129,6 +131,7 @@ export class ConversationsRepository {
         ...(patch.knowledge_base_ids !== undefined && {
           knowledge_base_ids: patch.knowledge_base_ids,
         }),
+        ...(patch.custom_ai_id !== undefined && { custom_ai_id: patch.custom_ai_id }),
         // Only a rename moves the conversation up the list.
         ...(patch.title === undefined
           ? { updated_at: sql`${conversations.updated_at}` }

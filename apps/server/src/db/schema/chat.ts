@@ -9,9 +9,11 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.ts';
 import { users } from './auth.ts';
+import { customAis } from './custom-ais.ts';
 
 export const conversations = pgTable(
   'conversations',
@@ -31,6 +33,10 @@ export const conversations = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /** The custom AI it talks to (issue 18); null for a plain model, or once that AI is gone. */
+    custom_ai_id: uuid('custom_ai_id').references((): AnyPgColumn => customAis.id, {
+      onDelete: 'set null',
+    }),
     /** When the user pinned it to the top of their list; null when not pinned. */
     pinned_at: timestamp('pinned_at', { withTimezone: true }),
     ...timestamps,

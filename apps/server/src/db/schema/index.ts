@@ -10,5 +10,6 @@ export * from './admin.ts';
 export * from './library.ts';
 export * from './files.ts';
 export * from './knowledge.ts';
+export * from './custom-ais.ts';
 export * from './instances.ts';
 export * from './views.ts';

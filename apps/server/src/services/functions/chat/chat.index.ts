@@ -12,6 +12,7 @@ import type {
 } from '@chorus/shared/api/conversations';
 import { citationsPartType } from '@chorus/shared/api/knowledge';
 import { chatMessages } from '@chorus/shared/messages';
+import type { ProviderId } from '@chorus/shared/providers';
 import { prepareModelCall, type ModelCall } from '../../../ai/model-call.ts';
 import { MessagesRepository, type MessageRow } from '../../../db/repositories/messages.ts';
 import { PromptsRepository } from '../../../db/repositories/prompts.ts';
@@ -24,6 +25,8 @@ import { realtimeNotice } from '../../realtime/hub.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
 import { chatRoute } from './chat.routes.ts';
 import { knowledgeForTurn } from '../../../knowledge/chat-context.ts';
+import { CustomAisRepository } from '../../../db/repositories/custom-ais.ts';
+import { customAiNotFound } from '../../rest/custom-ais/custom-ais.index.ts';
 import { checkImagesAccepted, claimAttachments, withAttachments } from './attachments.ts';
 import { replyWriter } from './reply-writer.ts';
 
@@ -150,12 +153,19 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const { deps, user } = c.var;
   const body = c.req.valid('json');
   const messages = new MessagesRepository(deps.database.db, user.id);
+  // A custom AI (issue 18) answers with its own provider, model, instructions and settings, on
+  // the caller's keys and quota; only a chat that names one reads it.
+  const persona = body.custom_ai_id
+    ? await new CustomAisRepository(deps.database.db, user.id).get(body.custom_ai_id)
+    : null;
+  if (body.custom_ai_id && !persona) throw customAiNotFound();
+  const provider = (persona?.provider as ProviderId | undefined) ?? body.provider;
   const [call, turn] = await prepare(
     prepareModelCall(deps, {
       userId: user.id,
       source: 'chat',
-      provider: body.provider,
-      model: body.model,
+      provider,
+      model: persona ? persona.model : body.model,
     }),
     loadTurn(messages, body),
   );
@@ -168,16 +178,19 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   try {
     if (body.attachment_ids?.length && turn.newUserText) {
       attachments = await claimAttachments(deps, user.id, conversationId, body.attachment_ids);
-      checkImagesAccepted(body.provider, attachments);
+      checkImagesAccepted(provider, attachments);
       turn.context[turn.context.length - 1]!.attachments = attachments;
     }
     modelMessages = turn.context.some((m) => (m.attachments?.length ?? 0) > 0)
-      ? await withAttachments(deps, user.id, body.provider, turn.context)
+      ? await withAttachments(deps, user.id, provider, turn.context)
       : toModelMessages(turn.context);
-    if (turn.knowledgeBaseIds.length > 0) {
+    const baseIds = [
+      ...new Set([...turn.knowledgeBaseIds, ...(persona?.knowledge_base_ids ?? [])]),
+    ];
+    if (baseIds.length > 0) {
       knowledge = await knowledgeForTurn(deps, {
         userId: user.id,
-        baseIds: turn.knowledgeBaseIds,
+        baseIds,
         context: turn.context,
         signal: c.req.raw.signal,
       });
@@ -188,10 +201,11 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   }
   const knowledgeSources = knowledge?.sources ?? [];
   const system =
-    [turn.systemPrompt.trim(), knowledge?.instructions ?? ''].filter(Boolean).join('\n\n') ||
-    undefined;
+    [persona?.system_prompt.trim() ?? '', turn.systemPrompt.trim(), knowledge?.instructions ?? '']
+      .filter(Boolean)
+      .join('\n\n') || undefined;
   const replyId = randomUUID();
-  const log = deps.log.child({ userId: user.id, conversationId, provider: body.provider });
+  const log = deps.log.child({ userId: user.id, conversationId, provider });
   const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
     messageChange(type, { id, conversation_id: conversationId });
 
@@ -232,9 +246,9 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     {
       messages: modelMessages,
       system,
-      temperature: body.temperature,
-      topP: body.top_p,
-      maxOutputTokens: body.max_tokens,
+      temperature: persona?.temperature ?? body.temperature,
+      topP: persona?.top_p ?? body.top_p,
+      maxOutputTokens: persona?.max_tokens ?? body.max_tokens,
       signal: AbortSignal.any([c.req.raw.signal, stop.signal]),
     },
     {
@@ -274,13 +288,13 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
           ? {
               id: turn.userMessageId,
               content: turn.newUserText,
-              provider: body.provider,
+              provider,
               attachments,
             }
           : undefined,
         reply: {
           id: replyId,
-          provider: body.provider,
+          provider,
           model: call.model,
           reply_to_id: turn.userMessageId,
         },
@@ -315,7 +329,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const metadata: ChatMessageMetadata = {
     user_message_id: turn.userMessageId,
     assistant_message_id: replyId,
-    provider: body.provider,
+    provider,
     model: call.model,
   };
   let turnFailed = false;

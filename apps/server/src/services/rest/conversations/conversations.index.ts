@@ -30,6 +30,7 @@ import {
 import { conversationNotFound } from './conversation-not-found.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { KnowledgeRepository } from '../../../db/repositories/knowledge.ts';
+import { CustomAisRepository } from '../../../db/repositories/custom-ais.ts';
 
 const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
@@ -39,6 +40,7 @@ const toConversation = (row: ConversationRow): Conversation => ({
   pinned_at: row.pinned_at?.toISOString() ?? null,
   system_prompt: row.system_prompt,
   knowledge_base_ids: row.knowledge_base_ids,
+  custom_ai_id: row.custom_ai_id,
 });
 
 export const conversationsRouter = createRouter<AuthedEnv>()
@@ -86,6 +88,14 @@ export const conversationsRouter = createRouter<AuthedEnv>()
       if (owned.length !== patch.knowledge_base_ids.length) {
         throw new ApiError(404, 'knowledge:not_found');
       }
+    }
+    if (
+      patch.custom_ai_id &&
+      !(await new CustomAisRepository(c.var.deps.database.db, c.var.user.id).get(
+        patch.custom_ai_id,
+      ))
+    ) {
+      throw new ApiError(404, 'custom_ais:not_found');
     }
     const row = await new ConversationsRepository(c.var.deps.database.db, c.var.user.id).update(
       id,
