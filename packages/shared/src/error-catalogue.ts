@@ -318,6 +318,20 @@ export const errorCatalogue = {
   'custom_ais:too_many': {
     message: 'You have as many custom AIs as you may keep. Delete one you no longer use.',
   },
+  // Outbound requests to user-supplied URLs (web fetch, HTTP tools, MCP)
+  'outbound:refused': {
+    message:
+      'Chorus does not fetch private or local addresses. Use a public address, or ask an admin to allow this host.',
+  },
+  'outbound:timeout': {
+    message: 'The site did not answer in time. Try again later, or try another address.',
+  },
+  'outbound:too_many_redirects': {
+    message: 'The site redirected too many times. Use the final address of the page instead.',
+  },
+  'outbound:failed': {
+    message: 'The request to the site failed. Check the address and try again.',
+  },
   'chat:attachment_not_found': {
     message:
       'A file you attached is no longer there. Remove it from the message and attach it again.',

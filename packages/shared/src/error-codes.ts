@@ -94,6 +94,10 @@ export const errorCodes = [
   'chat:attachment_not_found',
   'custom_ais:not_found',
   'custom_ais:too_many',
+  'outbound:refused',
+  'outbound:timeout',
+  'outbound:too_many_redirects',
+  'outbound:failed',
   // Plans, usage and billing
   'plans:not_found',
   'plans:name_taken',
