@@ -9,6 +9,7 @@ export const helpArticle = {
   chat: 'chat',
   prompts: 'prompts',
   knowledgeBase: 'knowledge-base',
+  customAis: 'custom-ais',
   scenarios: 'scenarios',
   plans: 'plans-and-quotas',
   privacy: 'privacy-and-data',
@@ -26,6 +27,7 @@ export const helpLinks = {
   prompts: helpPath(helpArticle.prompts),
   scenarios: helpPath(helpArticle.scenarios),
   knowledgeBase: helpPath(helpArticle.knowledgeBase),
+  customAis: helpPath(helpArticle.customAis),
   keys: helpPath(helpArticle.keys),
   missingKey: helpPath(helpArticle.keys, 'which-key-a-call-uses'),
   keyProblems: helpPath(helpArticle.keys, 'when-a-key-is-missing-or-refused'),
@@ -52,6 +54,7 @@ const byArea = new Map<string, string>([
   ['shares', helpLinks.shareLinks],
   ['prompts', helpLinks.prompts],
   ['scenarios', helpLinks.scenarios],
+  ['custom_ais', helpLinks.customAis],
 ]);
 
 /** The help article that explains an error code, or null when none does. */

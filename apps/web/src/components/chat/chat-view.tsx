@@ -2,6 +2,7 @@ import { useCallback, useMemo, type ReactNode } from 'react';
 import type { ChatRow } from '@/lib/chat/chat-rows';
 import { MessageItem, type UnsentActions } from './message-item';
 import { MessageList, type OlderMessages } from './message-list';
+import { isPersonaReply, type ReplyPersona } from './reply-persona';
 import type { FocusRow } from './use-focus-row';
 
 type ChatViewProps = {
@@ -26,6 +27,8 @@ type ChatViewProps = {
   label?: string;
   /** Changes when the view shows another thread, so the list starts again at its end. */
   threadKey?: string;
+  /** The custom AI the thread talks to: the replies that are its own show its avatar and name. */
+  persona?: ReplyPersona | undefined;
   /** A message to scroll to and highlight once it is loaded (a search hit). */
   focusRow?: FocusRow | undefined;
 };
@@ -49,6 +52,7 @@ export const ChatView = ({
   label = 'Chat',
   threadKey,
   focusRow,
+  persona,
 }: ChatViewProps) => {
   const last = rows.at(-1);
   const lastAssistantIndex = rows.findLastIndex((row) => row.role === 'assistant');
@@ -76,6 +80,7 @@ export const ChatView = ({
           unsentActions={unsentActions}
           onSwitchModel={onSwitchModel}
           onSelectVersion={busy ? undefined : onSelectVersion}
+          persona={isPersonaReply(row, persona) ? persona : undefined}
         />
       </div>
     ),
@@ -90,6 +95,7 @@ export const ChatView = ({
       unsentActions,
       onSwitchModel,
       onSelectVersion,
+      persona,
     ],
   );
 

@@ -20,9 +20,11 @@ import { providerName } from '@/lib/providers';
 import { cn } from '@/lib/utils';
 import type { ChatRow, ToolCallView } from '@/lib/chat/chat-rows';
 import { describeReplyFailure, failureActions } from '@/lib/chat/describe-chat-error';
+import { CustomAiAvatar } from '@/components/custom-ais/custom-ai-avatar';
 import { CitationsContext, isPassage } from './citations';
 import { MessageAttachments } from './message-attachments';
 import { MessageSources } from './message-sources';
+import type { ReplyPersona } from './reply-persona';
 import { ToolCallPart } from './tool-call-part';
 
 // The renderer (remark, rehype, sanitising) loads with the first message it has to show; until
@@ -110,6 +112,8 @@ type MessageItemProps = {
   onSwitchModel?: (() => void) | undefined;
   /** Shows another version of a regenerated answer (its id). */
   onSelectVersion?: ((messageId: string) => void) | undefined;
+  /** The custom AI that wrote this reply: its avatar and name head it. */
+  persona?: ReplyPersona | undefined;
 };
 
 /** ‹ 2 / 3 › under a regenerated answer: the earlier answers are kept, one click away. */
@@ -308,6 +312,7 @@ const MessageItemView = ({
   unsentActions,
   onSwitchModel,
   onSelectVersion,
+  persona,
 }: MessageItemProps) => {
   const [editing, setEditing] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -365,10 +370,21 @@ const MessageItemView = ({
   const who = row.provider ? providerName(row.provider) : 'Assistant';
   return (
     <div className="group px-4 py-3" data-role="assistant" aria-busy={streaming || undefined}>
-      <p className="mb-1 text-xs font-medium text-muted-foreground">
-        {who}
-        {row.model ? <span className="font-normal"> · {row.model}</span> : null}
-      </p>
+      {persona ? (
+        <p className="mb-1 flex items-center gap-1.5 text-xs text-muted-foreground">
+          <CustomAiAvatar name={persona.name} avatar={persona.avatar} size="sm" />
+          <span className="font-medium text-foreground">{persona.name}</span>
+          <span>
+            · {who}
+            {row.model ? ` · ${row.model}` : null}
+          </span>
+        </p>
+      ) : (
+        <p className="mb-1 text-xs font-medium text-muted-foreground">
+          {who}
+          {row.model ? <span className="font-normal"> · {row.model}</span> : null}
+        </p>
+      )}
       {row.toolCalls.length > 0 ? (
         <div className="mb-2 grid gap-1.5" aria-label="Tool calls">
           {row.toolCalls.map((call) => (
@@ -445,6 +461,7 @@ export const MessageItem = memo(
     toolCallsKey(a.row.toolCalls) === toolCallsKey(b.row.toolCalls) &&
     a.row.provider === b.row.provider &&
     a.row.model === b.row.model &&
+    a.persona === b.persona &&
     a.row.failure?.reason === b.row.failure?.reason &&
     a.row.failure?.code === b.row.failure?.code &&
     a.unsentActions === b.unsentActions &&

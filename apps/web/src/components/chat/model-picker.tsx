@@ -1,5 +1,6 @@
 import { SlidersHorizontal, Star } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
+import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import {
   defaultTemperature,
   isProviderId,
@@ -14,8 +15,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { DisclosurePanel } from '@/components/ui/disclosure-panel';
 import { useEnabledProviders } from '@/lib/queries/enabled-providers';
 import { providerList } from '@/lib/providers';
-import { useOllamaModels } from '@/lib/queries/ollama-models';
-import { useOpenRouterModels } from '@/lib/queries/openrouter-models';
+import { useModelGroups } from './use-model-groups';
 import {
   readPreferredModels,
   settingLimits,
@@ -27,44 +27,6 @@ type UpdateSetting = <K extends keyof ProviderSettings>(
   name: K,
   value: ProviderSettings[K],
 ) => void;
-
-type ModelGroups = { preferred: ModelOption[]; others: ModelOption[] };
-
-/**
- * The catalogue's models; Ollama's as its server lists them (the catalogue's until it answers);
- * or OpenRouter's live list with the user's preferred models first.
- */
-const useModelGroups = (provider: ProviderId, current: string, preferredIds: string[]) => {
-  const dynamic = Boolean(providers[provider].dynamicModels);
-  const live = useOpenRouterModels(dynamic);
-  const ollama = useOllamaModels(provider === 'ollama');
-  const groups = useMemo<ModelGroups>(() => {
-    const catalogue = providers[provider].models;
-    if (provider === 'ollama' && ollama.data?.source === 'server') {
-      const installed = ollama.data.models.map((m) => ({ ...m, description: '' }));
-      const others = installed.some((m) => m.value === current)
-        ? installed
-        : [{ value: current, label: current, description: '' }, ...installed];
-      return { preferred: [], others };
-    }
-    if (!dynamic) return { preferred: [], others: catalogue };
-    const all = new Map<string, ModelOption>();
-    for (const option of catalogue) all.set(option.value, option);
-    for (const model of live.data ?? []) {
-      all.set(model.id, {
-        value: model.id,
-        label: model.name,
-        description: model.description ?? '',
-      });
-    }
-    const named = (id: string) => all.get(id) ?? { value: id, label: id, description: '' };
-    const preferred = preferredIds.map(named);
-    const others = [...all.values()].filter((option) => !preferredIds.includes(option.value));
-    if (!all.has(current) && !preferredIds.includes(current)) others.unshift(named(current));
-    return { preferred, others };
-  }, [dynamic, provider, live.data, ollama.data, preferredIds, current]);
-  return { groups, dynamic, loading: dynamic && live.isPending, failed: dynamic && live.isError };
-};
 
 const NumberSetting = ({
   label,
@@ -208,6 +170,21 @@ const SettingsPopover = ({
   );
 };
 
+/** The provider select's value for a custom AI; a provider's is its id. */
+const customAiValue = (id: string) => `custom-ai:${id}`;
+
+/** An emoji avatar goes before the name in the list; letters would read as part of it. */
+const optionLabel = (ai: CustomAi) =>
+  ai.avatar.trim() && !/^[\p{L}\p{N}]+$/u.test(ai.avatar.trim())
+    ? `${ai.avatar.trim()} ${ai.name}`
+    : ai.name;
+
+/** The model a custom AI answers with, by its catalogue name where it has one. */
+const modelName = ({ provider, model }: CustomAi) =>
+  model === null
+    ? 'default model'
+    : (providers[provider].models.find((option) => option.value === model)?.label ?? model);
+
 type ModelPickerProps = {
   provider: ProviderId;
   onProviderChange: (provider: ProviderId) => void;
@@ -217,6 +194,12 @@ type ModelPickerProps = {
   disabled?: boolean;
   /** The provider select's id, for a "Switch model" elsewhere to focus it. */
   providerSelectId?: string;
+  /** The user's custom AIs, offered as a group after the providers (undefined: not loaded). */
+  customAis?: CustomAi[] | undefined;
+  /** The custom AI chosen: its model and settings replace the picker's. Null for none. */
+  customAiId?: string | null;
+  /** A custom AI was chosen, or (null) a plain provider instead of one. */
+  onCustomAiChange?: (id: string | null) => void;
 };
 
 /** Provider, model and per-provider settings; every choice is remembered in local storage. */
@@ -228,6 +211,9 @@ export const ModelPicker = ({
   onResetSettings,
   disabled = false,
   providerSelectId,
+  customAis,
+  customAiId = null,
+  onCustomAiChange,
 }: ModelPickerProps) => {
   const generatedId = useId();
   const providerId = providerSelectId ?? generatedId;
@@ -240,11 +226,23 @@ export const ModelPicker = ({
   );
   const isPreferred = preferredIds.includes(settings.model);
   const enabled = useEnabledProviders();
+  const customAi = customAiId ? customAis?.find((ai) => ai.id === customAiId) : undefined;
+  const offerCustomAis = onCustomAiChange !== undefined && (customAis?.length ?? 0) > 0;
   const renderOption = (option: ModelOption) => (
     <option key={option.value} value={option.value} title={option.description}>
       {option.label}
     </option>
   );
+
+  const providerOptions = providerList.map((option) => {
+    const off = enabled !== undefined && !enabled.includes(option.id);
+    return (
+      // The chosen provider stays selectable, so the picker never shows a blank value.
+      <option key={option.id} value={option.id} disabled={off && option.id !== provider}>
+        {off ? `${option.name} (turned off by an admin)` : option.name}
+      </option>
+    );
+  });
 
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -253,63 +251,91 @@ export const ModelPicker = ({
       </label>
       <NativeSelect
         id={providerId}
-        value={provider}
+        value={customAiId ? customAiValue(customAiId) : provider}
         disabled={disabled}
-        className="w-auto"
+        className="w-auto max-w-[14rem]"
         onChange={(event) => {
-          if (isProviderId(event.target.value)) onProviderChange(event.target.value);
+          const { value } = event.target;
+          const chosen = customAis?.find((ai) => customAiValue(ai.id) === value);
+          if (chosen) {
+            onCustomAiChange?.(chosen.id);
+            return;
+          }
+          if (!isProviderId(value)) return;
+          if (customAiId) onCustomAiChange?.(null);
+          onProviderChange(value);
         }}
       >
-        {providerList.map((option) => {
-          const off = enabled !== undefined && !enabled.includes(option.id);
-          return (
-            // The chosen provider stays selectable, so the picker never shows a blank value.
-            <option key={option.id} value={option.id} disabled={off && option.id !== provider}>
-              {off ? `${option.name} (turned off by an admin)` : option.name}
-            </option>
-          );
-        })}
-      </NativeSelect>
-      <label htmlFor={modelId} className="sr-only">
-        Model
-      </label>
-      <NativeSelect
-        id={modelId}
-        value={settings.model}
-        disabled={disabled}
-        className="w-auto max-w-[16rem]"
-        onChange={(event) => onSettingChange('model', event.target.value)}
-      >
-        {groups.preferred.length > 0 ? (
+        {offerCustomAis || customAiId ? (
           <>
-            <optgroup label="Preferred">{groups.preferred.map(renderOption)}</optgroup>
-            <optgroup label={loading ? 'Loading models…' : 'All models'}>
-              {groups.others.map(renderOption)}
+            <optgroup label="Providers">{providerOptions}</optgroup>
+            <optgroup label="Custom AIs">
+              {customAis?.map((ai) => (
+                <option key={ai.id} value={customAiValue(ai.id)} title={ai.description}>
+                  {optionLabel(ai)}
+                </option>
+              ))}
+              {customAiId && !customAi ? (
+                // The list is still loading: the choice shows as what it is meanwhile.
+                <option value={customAiValue(customAiId)}>Custom AI</option>
+              ) : null}
             </optgroup>
           </>
         ) : (
-          groups.others.map(renderOption)
+          providerOptions
         )}
       </NativeSelect>
-      {dynamic ? (
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-pressed={isPreferred}
-          aria-label={isPreferred ? 'Remove from preferred models' : 'Add to preferred models'}
-          title={isPreferred ? 'Remove from preferred models' : 'Add to preferred models'}
-          onClick={() => setPreferredIds(togglePreferredModel(settings.model))}
+      {customAiId ? (
+        <span
+          className="max-w-[16rem] truncate text-xs text-muted-foreground"
+          title="The custom AI's own model and settings answer. Change them on the Custom AIs page."
         >
-          <Star className={isPreferred ? 'fill-current text-amber-500' : undefined} />
-        </Button>
-      ) : null}
-      <SettingsPopover
-        provider={provider}
-        settings={settings}
-        onSettingChange={onSettingChange}
-        onReset={onResetSettings}
-      />
-      {failed ? (
+          {customAi ? `${providers[customAi.provider].name} · ${modelName(customAi)}` : null}
+        </span>
+      ) : (
+        <>
+          <label htmlFor={modelId} className="sr-only">
+            Model
+          </label>
+          <NativeSelect
+            id={modelId}
+            value={settings.model}
+            disabled={disabled}
+            className="w-auto max-w-[16rem]"
+            onChange={(event) => onSettingChange('model', event.target.value)}
+          >
+            {groups.preferred.length > 0 ? (
+              <>
+                <optgroup label="Preferred">{groups.preferred.map(renderOption)}</optgroup>
+                <optgroup label={loading ? 'Loading models…' : 'All models'}>
+                  {groups.others.map(renderOption)}
+                </optgroup>
+              </>
+            ) : (
+              groups.others.map(renderOption)
+            )}
+          </NativeSelect>
+          {dynamic ? (
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-pressed={isPreferred}
+              aria-label={isPreferred ? 'Remove from preferred models' : 'Add to preferred models'}
+              title={isPreferred ? 'Remove from preferred models' : 'Add to preferred models'}
+              onClick={() => setPreferredIds(togglePreferredModel(settings.model))}
+            >
+              <Star className={isPreferred ? 'fill-current text-amber-500' : undefined} />
+            </Button>
+          ) : null}
+          <SettingsPopover
+            provider={provider}
+            settings={settings}
+            onSettingChange={onSettingChange}
+            onReset={onResetSettings}
+          />
+        </>
+      )}
+      {failed && !customAiId ? (
         <span className="text-xs text-muted-foreground">
           Could not load OpenRouter's model list.
         </span>

@@ -14,6 +14,7 @@ const conversation = (n: number, pinnedAt: string | null = null): Conversation =
   pinned_at: pinnedAt,
   system_prompt: '',
   knowledge_base_ids: [],
+  custom_ai_id: null,
 });
 
 const json = (body: unknown, status = 200) =>

@@ -11,6 +11,7 @@ const row = (n: number, pinnedAt: string | null = null): Conversation => ({
   pinned_at: pinnedAt,
   system_prompt: '',
   knowledge_base_ids: [],
+  custom_ai_id: null,
 });
 
 const pages = (...chunks: [Conversation[], string | null][]) => ({

@@ -15,6 +15,7 @@ const conversation: Conversation = {
   pinned_at: null,
   system_prompt: '',
   knowledge_base_ids: [],
+  custom_ai_id: null,
 };
 const baseId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
 const fileId = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';

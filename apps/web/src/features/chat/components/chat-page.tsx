@@ -1,13 +1,16 @@
 import { MessageSquare, Pin, SearchX } from 'lucide-react';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { messages } from '@chorus/shared/messages';
+import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import type { Prompt } from '@chorus/shared/api/prompts';
 import { providers } from '@chorus/shared/providers';
 import { MissingKeyNotice, OfflineNotice, RateLimitNotice } from '@/components/chat/chat-notices';
 import { ChatView } from '@/components/chat/chat-view';
 import { Composer } from '@/components/chat/composer';
 import { ModelPicker } from '@/components/chat/model-picker';
+import type { ReplyPersona } from '@/components/chat/reply-persona';
+import { CustomAiAvatar } from '@/components/custom-ais/custom-ai-avatar';
 import { usePromptPicker } from '@/components/prompts/use-prompt-picker';
 import {
   ConversationActions,
@@ -20,6 +23,7 @@ import { errorMessage, isApiError } from '@/lib/api-error';
 import { useProviderSettings } from '@/lib/chat/provider-settings';
 import { prefetchLiveChat } from '@/lib/chat/use-live-chat';
 import { useListedConversation } from '@/lib/queries/conversations';
+import { useCustomAis } from '@/lib/queries/custom-ais';
 import { getPrompt } from '@/lib/queries/prompts';
 import { useProviderHasKey } from '@/lib/queries/key-availability';
 import { focusWhenReady } from '@/lib/focus-when-ready';
@@ -27,6 +31,7 @@ import { isStopShortcut } from '@/lib/shortcuts';
 import { toast } from '@/lib/toast';
 import { useOnline } from '@/lib/use-online';
 import { cn } from '@/lib/utils';
+import { pendingCustomAi, useConversationCustomAi } from '../hooks/conversation-custom-ai';
 import { useConversationChat } from '../hooks/use-conversation-chat';
 import { useJumpToMessage } from '../hooks/use-jump-to-message';
 import { useChatFeature } from './chat-context';
@@ -51,6 +56,49 @@ const WelcomeState = ({ providerLabel }: { providerLabel: string }) => (
         .
       </span>
     </EmptyState>
+  </div>
+);
+
+/** An empty chat with a custom AI: who it is, and its conversation starters to send. */
+const CustomAiWelcome = ({
+  customAi,
+  onStarter,
+  disabled,
+}: {
+  customAi: CustomAi;
+  onStarter: (text: string) => void;
+  disabled: boolean;
+}) => (
+  <div className="flex flex-1 items-center justify-center overflow-y-auto p-6">
+    <section
+      aria-label={`Start a conversation with ${customAi.name}`}
+      className="flex w-full max-w-xl flex-col items-center text-center"
+    >
+      <CustomAiAvatar name={customAi.name} avatar={customAi.avatar} size="lg" />
+      <h2 className="mt-3 text-lg font-semibold">{customAi.name}</h2>
+      <p className="mt-1 max-w-prose text-sm text-muted-foreground">
+        {customAi.description ||
+          `A custom AI on ${providers[customAi.provider].name}, with its own instructions.`}
+      </p>
+      {customAi.starters.length > 0 ? (
+        <ul aria-label="Conversation starters" className="mt-6 grid w-full gap-2 sm:grid-cols-2">
+          {customAi.starters.map((starter) => (
+            <li key={starter} className="grid">
+              <button
+                type="button"
+                disabled={disabled}
+                onClick={() => onStarter(starter)}
+                className="rounded-lg border bg-background p-3 text-left text-sm transition-colors hover:bg-muted disabled:opacity-50"
+              >
+                {starter}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-4 text-sm text-muted-foreground">Write a message below and press Enter.</p>
+      )}
+    </section>
   </div>
 );
 
@@ -97,14 +145,77 @@ const useUsePromptParam = (fill: (prompt: Prompt) => void) => {
   }, [promptId, fill, setSearchParams]);
 };
 
+/**
+ * `/chat?custom_ai={id}` (the Custom AIs page's "Start a chat"): a new chat with that custom AI
+ * chosen; the parameter is dropped, as the choice now shows in the model picker.
+ */
+const useCustomAiParam = (conversationId: string | undefined) => {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const customAiId = searchParams.get('custom_ai');
+  useEffect(() => {
+    if (!customAiId) return;
+    if (!conversationId) pendingCustomAi.set(customAiId);
+    setSearchParams({}, { replace: true });
+  }, [customAiId, conversationId, setSearchParams]);
+};
+
+/**
+ * The custom AI the conversation talks to, its choice, and what the chat then uses: its provider.
+ * One the loaded list lacks (deleted meanwhile) is not sent: the chat goes back to its model.
+ */
+const useChatCustomAi = (conversationId: string | undefined) => {
+  useCustomAiParam(conversationId);
+  const list = useCustomAis();
+  const choice = useConversationCustomAi(conversationId);
+  const customAis = list.data?.custom_ais;
+  const customAi = choice.id ? customAis?.find((ai) => ai.id === choice.id) : undefined;
+  const id = customAis && !customAi ? null : choice.id;
+  const persona = useMemo<ReplyPersona | undefined>(
+    () =>
+      customAi
+        ? {
+            name: customAi.name,
+            avatar: customAi.avatar,
+            provider: customAi.provider,
+            model: customAi.model,
+          }
+        : undefined,
+    [customAi],
+  );
+  const { save } = choice;
+  const change = useCallback(
+    (next: string | null) => {
+      save(next).catch((error: unknown) =>
+        toast.error(
+          next ? 'This chat could not switch to the custom AI' : 'This chat could not switch back',
+          { description: errorMessage(error) },
+        ),
+      );
+    },
+    [save],
+  );
+  return { id, customAi, customAis, persona, change };
+};
+
 /** One conversation (or a new one, on /chat) in the chat engine, with its composer. */
 const ChatPane = ({ conversationId }: { conversationId: string | undefined }) => {
-  const { provider, setProvider } = useChatFeature();
-  const providerSettings = useProviderSettings(provider);
+  const { provider: chosenProvider, setProvider } = useChatFeature();
+  const providerSettings = useProviderSettings(chosenProvider);
   const { settings } = providerSettings;
+  const custom = useChatCustomAi(conversationId);
+  const { customAi } = custom;
+  // A custom AI answers with its own provider: its key is the one the chat needs.
+  const provider = customAi?.provider ?? chosenProvider;
   const hasKey = useProviderHasKey(provider);
   const providerLabel = providers[provider].name;
-  const chat = useConversationChat({ conversationId, provider, settings, hasKey });
+  const speaker = customAi?.name ?? providerLabel;
+  const chat = useConversationChat({
+    conversationId,
+    provider,
+    settings,
+    hasKey,
+    customAiId: custom.id,
+  });
   const { history, rows, busy } = chat;
   const [searchParams] = useSearchParams();
   const messageId = conversationId ? searchParams.get('message') : null;
@@ -134,6 +245,14 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
           ? messages.auth.required
           : 'Could not load the messages of this conversation.'}
       </p>
+    );
+  } else if (rows.length === 0 && customAi) {
+    placeholder = (
+      <CustomAiWelcome
+        customAi={customAi}
+        onStarter={(text) => void chat.sendStarter(text)}
+        disabled={busy || chat.creating}
+      />
     );
   } else if (rows.length === 0) placeholder = <WelcomeState providerLabel={providerLabel} />;
 
@@ -182,6 +301,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
         onSelectVersion={chat.selectVersion}
         threadKey={conversationId ?? 'new'}
         focusRow={jump.focusRow}
+        persona={custom.persona}
         footer={
           <>
             <JumpNotice state={jump.state} />
@@ -197,7 +317,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
               onStop={chat.stop}
               busy={busy}
               disabled={loading || notFound || chat.creating}
-              placeholder={`Message ${providerLabel}…`}
+              placeholder={`Message ${speaker}…`}
               onIntent={prefetchLiveChat}
               recall={chat.recall}
               onListKey={picker.onKeyDown}
@@ -207,10 +327,16 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
               toolbar={
                 <div className="flex flex-wrap items-center gap-1">
                   <ModelPicker
-                    provider={provider}
+                    provider={chosenProvider}
                     onProviderChange={(next) => {
                       chat.clearError();
                       setProvider(next);
+                    }}
+                    customAis={custom.customAis}
+                    customAiId={custom.id}
+                    onCustomAiChange={(next) => {
+                      chat.clearError();
+                      custom.change(next);
                     }}
                     settings={settings}
                     onSettingChange={providerSettings.update}

@@ -63,4 +63,22 @@ describe('the chat request body', () => {
     expect(body.top_p).toBe(0.8);
     expect(body).not.toHaveProperty('max_tokens');
   });
+
+  it('names the custom AI instead of a model and settings: the custom AI brings its own', () => {
+    const customAiId = '3c9a7b1e-2d4f-4e8a-9b6c-1a2b3c4d5e6f';
+    const body = buildChatRequest({ ...options, customAiId }, 'submit-message', 'Ahoy');
+    expect(body).toEqual({
+      conversation_id: conversationId,
+      provider: 'anthropic',
+      custom_ai_id: customAiId,
+      text: 'Ahoy',
+    });
+    expect(chatRequestSchema.safeParse(body).success).toBe(true);
+    expect(buildChatRequest({ ...options, customAiId }, 'regenerate-message', '')).toEqual({
+      conversation_id: conversationId,
+      provider: 'anthropic',
+      custom_ai_id: customAiId,
+      regenerate: true,
+    });
+  });
 });

@@ -14,6 +14,11 @@ export type ChatSendOptions = {
   promptId?: string;
   /** Files stored for this message (`/storage/v1/files`), attached to it by the server. */
   attachmentIds?: string[];
+  /**
+   * The custom AI the conversation talks to: its own model and parameters answer, so the
+   * picker's model and settings are not sent (`provider` is then the custom AI's).
+   */
+  customAiId?: string | null;
 };
 
 /** A message id made in this browser: a uuid, which the server stores the message under. */
@@ -29,15 +34,16 @@ export const buildChatRequest = (
   text: string,
   messageId?: string,
 ): ChatRequest => {
-  const { conversationId, provider, settings, editOf, promptId, attachmentIds } = options;
-  const request: ChatRequest = {
-    conversation_id: conversationId,
-    provider,
-    model: settings.model,
-    temperature: settings.temperature,
-  };
-  if (settings.topP !== undefined) request.top_p = settings.topP;
-  if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
+  const { conversationId, provider, settings, editOf, promptId, attachmentIds, customAiId } =
+    options;
+  const request: ChatRequest = { conversation_id: conversationId, provider };
+  if (customAiId) request.custom_ai_id = customAiId;
+  else {
+    request.model = settings.model;
+    request.temperature = settings.temperature;
+    if (settings.topP !== undefined) request.top_p = settings.topP;
+    if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
+  }
   if (trigger === 'regenerate-message') return { ...request, regenerate: true };
   if (editOf) request.edit_of = editOf;
   if (promptId && uuidPattern.test(promptId)) request.prompt_id = promptId;

@@ -9,9 +9,10 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useNavigate } from 'react-router';
-import type { MessageAttachment } from '@chorus/shared/api/conversations';
+import type { Conversation, MessageAttachment } from '@chorus/shared/api/conversations';
 import { messages } from '@chorus/shared/messages';
 import type { ProviderId } from '@chorus/shared/providers';
+import { api } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { useComposerAttachments } from '@/lib/chat/attachments';
 import {
@@ -44,11 +45,8 @@ import { toast } from '@/lib/toast';
 import { isOnline } from '@/lib/use-online';
 import { titleFromText, useCreateConversation } from '../api/create-conversation';
 import type { ChatSendOptions } from './chat-request';
-import {
-  pendingKnowledgeBases,
-  saveConversationKnowledge,
-  showConversation,
-} from './conversation-knowledge';
+import { pendingCustomAi, showConversationCustomAi } from './conversation-custom-ai';
+import { pendingKnowledgeBases, showConversation } from './conversation-knowledge';
 import { pendingSystemPrompt } from './system-prompt';
 import { useConversationChats, type ConversationChatBody } from './conversation-chat';
 
@@ -65,6 +63,38 @@ type ConversationChatInput = {
   settings: ProviderSettings;
   /** Whether a key would serve `provider` (undefined: not known yet). */
   hasKey: boolean | undefined;
+  /** The custom AI the conversation talks to (then `provider` is its provider); null for none. */
+  customAiId: string | null;
+};
+
+/**
+ * What was picked for a new chat before it existed (its knowledge bases, its custom AI), set on
+ * the conversation just created. Answers the conversation as the server then has it, or null
+ * when that failed (said in a toast): the chat goes on without them.
+ */
+const applyPendingSettings = async (conversationId: string): Promise<Conversation | null> => {
+  const bases = pendingKnowledgeBases.get();
+  const customAiId = pendingCustomAi.get();
+  if (bases.length === 0 && !customAiId) return null;
+  const patch: { knowledge_base_ids?: string[]; custom_ai_id?: string } = {};
+  if (bases.length > 0) patch.knowledge_base_ids = bases;
+  if (customAiId) patch.custom_ai_id = customAiId;
+  try {
+    return await api.patch<Conversation>(
+      `/rest/v1/conversations/${encodeURIComponent(conversationId)}`,
+      patch,
+    );
+  } catch (cause) {
+    let what = 'The knowledge bases were not attached to this chat';
+    if (customAiId) {
+      what =
+        bases.length > 0
+          ? 'The custom AI and the knowledge bases were not set for this chat'
+          : 'The custom AI was not set for this chat';
+    }
+    toast.error(what, { description: errorMessage(cause) });
+    return null;
+  }
 };
 
 /**
@@ -77,6 +107,7 @@ export const useConversationChat = ({
   provider,
   settings,
   hasKey,
+  customAiId,
 }: ConversationChatInput) => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -132,8 +163,10 @@ export const useConversationChat = ({
     editOf?: string,
     promptId?: string,
     files: MessageAttachment[] = [],
+    persona: string | null = customAiId,
   ): { body: ConversationChatBody } => {
     const options: ChatSendOptions = { conversationId: id, provider, settings };
+    if (persona) options.customAiId = persona;
     if (editOf) options.editOf = editOf;
     if (promptId) options.promptId = promptId;
     if (files.length > 0) options.attachmentIds = files.map((file) => file.id);
@@ -179,6 +212,7 @@ export const useConversationChat = ({
     text: string,
     promptId?: string,
     files: MessageAttachment[] = [],
+    persona: string | null = customAiId,
   ) => {
     const target = getLiveChat(await loadLiveChatModule(), id);
     await target.sendMessage(
@@ -187,7 +221,7 @@ export const useConversationChat = ({
         role: 'user',
         parts: [{ type: 'text', text }, ...files.map(attachmentPart)],
       },
-      sendBody(id, undefined, promptId, files),
+      sendBody(id, undefined, promptId, files, persona),
     );
     afterSend(target);
   };
@@ -257,26 +291,31 @@ export const useConversationChat = ({
     queryClient.setQueryData(messagesQueryKey(conversation.id), historyOf([]));
     if (fromComposer) setDraft('');
     const files = takeFiles(fromComposer);
-    // The create request cannot carry them: the knowledge bases picked for the new chat are
-    // attached before its first message, whose reply searches them.
-    const bases = pendingKnowledgeBases.get();
-    if (bases.length > 0) {
-      try {
-        showConversation(queryClient, await saveConversationKnowledge(conversation.id, bases));
-      } catch (cause) {
-        toast.error('The knowledge bases were not attached to this chat', {
-          description: errorMessage(cause),
-        });
-      }
-      pendingKnowledgeBases.set([]);
+    // The create request cannot carry them: the knowledge bases and the custom AI picked for the
+    // new chat are set before its first message, whose reply uses them.
+    const settled = await applyPendingSettings(conversation.id);
+    if (settled) {
+      showConversation(queryClient, settled);
+      showConversationCustomAi(queryClient, settled);
     }
+    pendingKnowledgeBases.set([]);
     setAdoptedId(conversation.id);
-    const sending = sendTo(conversation.id, messageId, text, promptId, files);
+    const sending = sendTo(
+      conversation.id,
+      messageId,
+      text,
+      promptId,
+      files,
+      settled?.custom_ai_id ?? null,
+    );
     void navigate(`/chat/${conversation.id}`, { replace: true });
+    pendingCustomAi.set(null);
     await sending;
   };
 
   const send = () => sendText(draft, crypto.randomUUID(), true);
+  /** Sends a text that is not the composer's (a custom AI's conversation starter). */
+  const sendStarter = (text: string) => sendText(text, crypto.randomUUID(), false);
 
   const retryUnsentNow = (id: string) => {
     const message = unsent.find((m) => m.id === id);
@@ -401,6 +440,7 @@ export const useConversationChat = ({
     clearRateLimit,
     recall,
     send,
+    sendStarter,
     retryUnsent,
     editUnsent,
     discardUnsent,

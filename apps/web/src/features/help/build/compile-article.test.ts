@@ -173,6 +173,7 @@ describe('the articles in the repository', () => {
       'chat',
       'prompts',
       'knowledge-base',
+      'custom-ais',
       'scenarios',
       'plans-and-quotas',
       'privacy-and-data',
