@@ -149,6 +149,9 @@ export const messagePageSchema = z.object({
   older_cursor: z.string().nullable(),
   /** The conversation's system prompt (empty for none), so the chat needs no other request. */
   system_prompt: z.string().optional(),
+  /** Its knowledge bases and custom AI, for the same reason (a conversation not in the list). */
+  knowledge_base_ids: z.array(z.string()).optional(),
+  custom_ai_id: z.string().nullable().optional(),
 });
 export type MessagePage = z.infer<typeof messagePageSchema>;
 

@@ -156,6 +156,7 @@ export class MessagesRepository {
     older: boolean;
     systemPrompt: string;
     knowledgeBaseIds: string[];
+    customAiId: string | null;
   } | null> {
     const latest = this.db
       .select({
@@ -193,6 +194,7 @@ export class MessagesRepository {
         owned: conversations.id,
         systemPrompt: conversations.system_prompt,
         knowledgeBaseIds: conversations.knowledge_base_ids,
+        customAiId: conversations.custom_ai_id,
         message: columns,
       })
       .from(conversations)
@@ -207,6 +209,7 @@ export class MessagesRepository {
       older: found.length > opts.limit,
       systemPrompt: rows[0]!.systemPrompt,
       knowledgeBaseIds: rows[0]!.knowledgeBaseIds,
+      customAiId: rows[0]!.customAiId,
     };
   }
 

@@ -158,6 +158,8 @@ export const conversationsRouter = createRouter<AuthedEnv>()
         messages: page.messages.map(toMessage),
         older_cursor: page.older && oldest ? encodeSeqCursor(oldest.seq) : null,
         system_prompt: page.systemPrompt,
+        knowledge_base_ids: page.knowledgeBaseIds,
+        custom_ai_id: page.customAiId,
       },
       200,
     );

@@ -169,7 +169,13 @@ describe('/rest/v1/conversations', () => {
     const none = await ann.get<MessagePage>(
       `/rest/v1/conversations/${empty.body.id}/messages/latest`,
     );
-    expect(none.body).toEqual({ messages: [], older_cursor: null, system_prompt: '' });
+    expect(none.body).toEqual({
+      messages: [],
+      older_cursor: null,
+      system_prompt: '',
+      knowledge_base_ids: [],
+      custom_ai_id: null,
+    });
     const forged = await ann.get(
       `/rest/v1/conversations/${conv.id}/messages/latest?before=${Buffer.from('seq:1 or 1=1').toString('base64url')}`,
     );

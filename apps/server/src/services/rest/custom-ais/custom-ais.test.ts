@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Conversation, Message } from '@chorus/shared/api/conversations';
+import type { Conversation, Message, MessagePage } from '@chorus/shared/api/conversations';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import type { KnowledgeBase } from '@chorus/shared/api/knowledge';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -112,6 +112,9 @@ describe('custom AIs', () => {
     expect(JSON.stringify(body.system)).toContain('Answer as a pirate would');
     expect(body.temperature).toBe(0.3);
     expect(body.max_tokens).toBe(321);
+    // A conversation opened without the list still says who it talks to.
+    const latest = await ann.get<MessagePage>(`/rest/v1/conversations/${conv.id}/messages/latest`);
+    expect(latest.body).toMatchObject({ custom_ai_id: pirate.id, knowledge_base_ids: [] });
     const stored = (await ann.get<Message[]>(`/rest/v1/conversations/${conv.id}/messages`)).body;
     expect(stored.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
   });

@@ -160,6 +160,29 @@ describe('a chat with a custom AI', () => {
     expect(screen.getByLabelText<HTMLSelectElement>('Provider').value).toBe(`custom-ai:${aiId}`);
   });
 
+  it('knows the custom AI of a conversation the loaded list does not hold, from its history', async () => {
+    const calls = stubServer((method, url) => {
+      if (url.pathname === `/rest/v1/conversations/${conversation.id}/messages/latest`) {
+        return json({ messages: [], older_cursor: null, custom_ai_id: aiId });
+      }
+      if (url.pathname === '/functions/v1/chat')
+        return reply('anthropic', 'claude-haiku-4-5', 'Arr.');
+      return undefined;
+    });
+    renderRoutes({ path: `/chat/${conversation.id}`, routes, session: signedInSession });
+
+    const box = await screen.findByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    const provider = screen.getByLabelText<HTMLSelectElement>('Provider');
+    await waitFor(() => expect(provider.value).toBe(`custom-ai:${aiId}`));
+    await waitFor(() => expect(box.disabled).toBe(false));
+    fireEvent.change(box, { target: { value: 'Ahoy' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('Arr.')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/functions/v1/chat')?.body).toMatchObject({
+      custom_ai_id: aiId,
+    });
+  });
+
   it('sends custom_ai_id with every message of a conversation that talks to it, until a plain model is picked', async () => {
     const withPirate = { ...conversation, custom_ai_id: aiId };
     const calls = stubServer(

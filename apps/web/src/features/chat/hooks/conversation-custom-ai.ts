@@ -1,7 +1,8 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { api } from '@/lib/api-client';
+import { messagesQueryOptions } from '@/lib/queries/messages';
 import {
   mapConversationLists,
   restoreConversationLists,
@@ -62,9 +63,19 @@ export const useConversationCustomAi = (conversationId: string | undefined) => {
   const queryClient = useQueryClient();
   const listed = useListedConversation(conversationId);
   useSyncExternalStore(subscribe, () => version);
+  // A conversation not in the loaded list: what this tab saved, else what its history says.
+  const { data: stored } = useInfiniteQuery({
+    ...messagesQueryOptions(conversationId ?? ''),
+    enabled: false,
+    select: (history) => history.pages[0]?.custom_ai_id,
+  });
   let id = pending;
   if (conversationId) {
-    id = listed ? (listed.custom_ai_id ?? null) : (saved.get(conversationId) ?? null);
+    id = listed
+      ? (listed.custom_ai_id ?? null)
+      : saved.has(conversationId)
+        ? (saved.get(conversationId) ?? null)
+        : (stored ?? null);
   }
   const save = useCallback(
     async (next: string | null) => {

@@ -1,7 +1,8 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { api } from '@/lib/api-client';
+import { messagesQueryOptions } from '@/lib/queries/messages';
 import {
   mapConversationLists,
   restoreConversationLists,
@@ -63,8 +64,14 @@ export const useConversationKnowledge = (conversationId: string | undefined) => 
   const queryClient = useQueryClient();
   const listed = useListedConversation(conversationId);
   useSyncExternalStore(subscribe, () => version);
+  // A conversation not in the loaded list: what this tab saved, else what its history says.
+  const { data: stored } = useInfiniteQuery({
+    ...messagesQueryOptions(conversationId ?? ''),
+    enabled: false,
+    select: (history) => history.pages[0]?.knowledge_base_ids,
+  });
   const ids = conversationId
-    ? (listed?.knowledge_base_ids ?? saved.get(conversationId) ?? none)
+    ? (listed?.knowledge_base_ids ?? saved.get(conversationId) ?? stored ?? none)
     : pending;
   const save = useCallback(
     async (next: string[]) => {
