@@ -1,6 +1,5 @@
 import type { Source } from '@chorus/shared/api/conversations';
 import { knowledgeLimits, type KnowledgeHit } from '@chorus/shared/api/knowledge';
-import { KnowledgeRepository } from '../db/repositories/knowledge.ts';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { searchKnowledge } from './search.ts';
@@ -102,14 +101,11 @@ export const knowledgeForTurn = async (
   if (req.baseIds.length === 0) return null;
   const query = retrievalQuery(req.context);
   if (!query) return null;
-  const baseIds = await new KnowledgeRepository(deps.database.db, req.userId).ownedBaseIds(
-    req.baseIds,
-  );
-  if (baseIds.length === 0) return null;
   const search = (vectors: boolean) =>
     searchKnowledge(deps, {
       userId: req.userId,
-      baseIds,
+      baseIds: req.baseIds,
+      missing: 'skip',
       query,
       topK: knowledgeLimits.chatTopK,
       signal: req.signal,

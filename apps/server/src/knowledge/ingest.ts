@@ -9,6 +9,7 @@ import {
 } from '../db/repositories/knowledge.ts';
 import { hasVectorStore } from '../db/vector-store.ts';
 import type { Deps } from '../http/app-env.ts';
+import { readObjectBytes } from '../storage/driver.ts';
 import { ApiError } from '../http/errors.ts';
 import { DocumentParseError, parseDocument } from './parse.ts';
 
@@ -31,12 +32,6 @@ export type ReembedJob = { knowledge_base_id: string; user_id: string };
 /** What is embedded for a chunk: its heading path gives it context. */
 export const embeddingInput = (chunk: { text: string; heading_path: string[] }) =>
   chunk.heading_path.length > 0 ? `${chunk.heading_path.join(' › ')}\n\n${chunk.text}` : chunk.text;
-
-const readObject = async (deps: Deps, key: string): Promise<Uint8Array | null> => {
-  const object = await deps.storage.get(key);
-  if (!object) return null;
-  return new Uint8Array(await new Response(object.body).arrayBuffer());
-};
 
 /** The base's model to embed with now, or null when it is searched by full text alone. */
 const embeddingOf = (base: KnowledgeBaseRow | null, vectors: boolean) =>
@@ -67,7 +62,7 @@ export const runIngest = async (deps: Deps, job: IngestJob): Promise<void> => {
     const file = doc.file_id
       ? await new FilesRepository(deps.database.db, job.user_id).get(doc.file_id)
       : null;
-    const bytes = file ? await readObject(deps, file.storage_key) : null;
+    const bytes = file ? await readObjectBytes(deps.storage, file.storage_key) : null;
     if (!bytes) {
       await repo.setStatus(doc.id, 'failed', {
         error: 'The file is no longer in storage. Delete this document and upload the file again.',

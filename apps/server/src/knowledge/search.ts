@@ -86,12 +86,21 @@ export const searchKnowledge = async (
     signal?: AbortSignal | undefined;
     /** False: full text alone (a chat whose embedding call failed falls back to it). */
     vectors?: boolean;
+    /**
+     * `refuse` (the API): an id that is not one of the user's bases answers 404. `skip` (a chat):
+     * such ids are left out, since a base attached to a conversation may have been deleted since.
+     */
+    missing?: 'refuse' | 'skip';
   },
 ): Promise<KnowledgeSearchResult> => {
   const repo = new KnowledgeRepository(deps.database.db, req.userId);
   const ids = [...new Set(req.baseIds)];
   const bases = await repo.ownedBases(ids);
-  if (bases.length !== ids.length) throw new ApiError(404, 'knowledge:not_found');
+  if (bases.length !== ids.length && req.missing !== 'skip') {
+    throw new ApiError(404, 'knowledge:not_found');
+  }
+  if (bases.length === 0) return { results: [], mode: 'full_text', notice: null };
+  const owned = bases.map((b) => b.id);
 
   const vectors = req.vectors !== false && (await hasVectorStore(deps.database.db));
   const candidates = Math.max(CANDIDATES, req.topK * 2);
@@ -124,7 +133,7 @@ export const searchKnowledge = async (
     }),
   );
   const ranked = await repo.search({
-    fullText: repo.fullTextQuery(ids, req.query, candidates),
+    fullText: repo.fullTextQuery(owned, req.query, candidates),
     vectors: vectorQueries,
   });
   const fused = fuse(ranked.fullText, ranked.vectors).slice(0, req.topK);

@@ -82,3 +82,15 @@ export const watchSource = (source: Readable) => {
     },
   };
 };
+
+/**
+ * A whole stored object in memory, or null when there is none: for work that needs every byte at
+ * once (parsing a document). Only for objects already held to a plan's per-file limit.
+ */
+export const readObjectBytes = async (
+  storage: Pick<StorageDriver, 'get'>,
+  key: string,
+): Promise<Uint8Array | null> => {
+  const object = await storage.get(key);
+  return object ? new Uint8Array(await new Response(object.body).arrayBuffer()) : null;
+};

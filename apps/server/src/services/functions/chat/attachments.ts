@@ -8,6 +8,7 @@ import { files } from '../../../db/schema/index.ts';
 import type { Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { DocumentParseError, extractText } from '../../../knowledge/parse.ts';
+import { readObjectBytes } from '../../../storage/driver.ts';
 
 /** Characters of one file's text put in a message's context. */
 const FILE_CHARS = 100_000;
@@ -66,16 +67,11 @@ export const checkImagesAccepted = (provider: ProviderId, attachments: MessageAt
   }
 };
 
-const readBytes = async (deps: Deps, row: FileRow): Promise<Uint8Array | null> => {
-  const object = await deps.storage.get(row.storage_key);
-  return object ? new Uint8Array(await new Response(object.body).arrayBuffer()) : null;
-};
-
 /** A file's text, read once and kept with the file for later turns. */
 const textOf = async (deps: Deps, row: FileRow): Promise<string> => {
   if (row.extracted_text !== null) return row.extracted_text;
   if (!isKnowledgeFileType(row.content_type)) return '';
-  const bytes = await readBytes(deps, row);
+  const bytes = await readObjectBytes(deps.storage, row.storage_key);
   if (!bytes) return '[The file is no longer stored.]';
   let text: string;
   try {
@@ -150,7 +146,8 @@ export const withAttachments = async (
         continue;
       }
       if (isImage(row.content_type)) {
-        const bytes = images && i === lastUser ? await readBytes(deps, row) : null;
+        const bytes =
+          images && i === lastUser ? await readObjectBytes(deps.storage, row.storage_key) : null;
         if (bytes) parts.push({ type: 'image', image: bytes, mediaType: row.content_type });
         else blocks.push(`[Image attached: "${attr(row.name)}"]`);
         continue;

@@ -263,7 +263,9 @@ export const knowledgeBasesRouter = createRouter<AuthedEnv>()
     if (!isUuid(id)) throw baseNotFound();
     const repo = new KnowledgeRepository(deps.database.db, user.id);
     if (!(await repo.getBase(id))) throw baseNotFound();
-    const { outcomes, queued } = await receiveDocuments(deps, c.req.raw, user.id, id);
+    const { outcomes, queued } = await storageSafe(() =>
+      receiveDocuments(deps, c.req.raw, user.id, id),
+    );
     for (const doc of queued) {
       await deps.jobs.send(
         INGEST_QUEUE,

@@ -510,8 +510,9 @@ describe('chat with knowledge and attachments', () => {
 });
 
 describe('re-embedding', () => {
-  it('moves a base to a new embedding model as a job, searching on the old vectors meanwhile', async () => {
-    if (!vectors) return;
+  it('moves a base to a new embedding model as a job, searching on the old vectors meanwhile', async (ctx) => {
+    // Without pgvector there are no vectors to move: reported as skipped, not as passed.
+    if (!vectors) ctx.skip();
     const res = await ann.patch<KnowledgeBase>(`/rest/v1/knowledge-bases/${base.id}`, {
       embedding_provider: 'openai',
       embedding_model: 'text-embedding-3-large',

@@ -16,6 +16,7 @@ import {
 import type { Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { countPdfPages, DocumentParseError } from '../../../knowledge/parse.ts';
+import { readObjectBytes } from '../../../storage/driver.ts';
 import { storeUpload } from '../../storage/files/upload.ts';
 
 const byExtension: Record<string, KnowledgeFileType> = {
@@ -44,11 +45,6 @@ const refused = (name: string, error: ApiError): UploadOutcome & { error: ApiErr
   message: error.message,
   error,
 });
-
-const readAll = async (deps: Deps, file: FileRow): Promise<Uint8Array | null> => {
-  const object = await deps.storage.get(file.storage_key);
-  return object ? new Uint8Array(await new Response(object.body).arrayBuffer()) : null;
-};
 
 /** Removes a stored file that will not become a document (a duplicate, too many pages). */
 const discard = async (deps: Deps, userId: string, file: FileRow) => {
@@ -91,7 +87,7 @@ const takeFile = async (
   }
   let pages: number | null = null;
   if (type === 'application/pdf') {
-    const bytes = await readAll(deps, file);
+    const bytes = await readObjectBytes(deps.storage, file.storage_key);
     try {
       pages = bytes ? await countPdfPages(bytes) : null;
     } catch (error) {
