@@ -55,7 +55,7 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/]lucide-react[\\/]/,
               priority: 1,
               entriesAware: true,
-              entriesAwareMergeThreshold: 4096,
+              entriesAwareMergeThreshold: 2048,
             },
           ],
         },

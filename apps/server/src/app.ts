@@ -36,6 +36,7 @@ import { aiApiProxyRouter } from './services/functions/ai-api-proxy/ai-api-proxy
 import { openRouterModelsRouter } from './services/functions/openrouter-models/openrouter-models.index.ts';
 import { ollamaModelsRouter } from './services/functions/ollama-models/ollama-models.index.ts';
 import { chatRouter } from './services/functions/chat/chat.index.ts';
+import { agentRunsRouter } from './services/functions/agent-runs/agent-runs.index.ts';
 import { conversationsRouter } from './services/rest/conversations/conversations.index.ts';
 import { conversationSharingRouter } from './services/rest/conversation-sharing/conversation-sharing.index.ts';
 import { messageSearchRouter } from './services/rest/message-search/message-search.index.ts';
@@ -57,6 +58,9 @@ import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts'
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
 import { customAisRouter } from './services/rest/custom-ais/custom-ais.index.ts';
+import { mcpServersRouter } from './services/rest/mcp-servers/mcp-servers.index.ts';
+import { toolsRouter } from './services/rest/tools/tools.index.ts';
+import { agentsRouter } from './services/rest/agents/agents.index.ts';
 import { knowledgeBasesRouter } from './services/rest/knowledge-bases/knowledge-bases.index.ts';
 import { knowledgeSearchRouter } from './services/functions/knowledge-search/knowledge-search.index.ts';
 import { onboardingRouter } from './services/rest/onboarding/onboarding.index.ts';
@@ -94,6 +98,9 @@ const modelCallPaths = new Set([
   '/functions/v1/ai-api-proxy',
   '/functions/v1/trends-ask',
 ]);
+
+/** An agent run going on after an approval: a model call, like the paths above. */
+const agentApprovalPath = /^\/functions\/v1\/agent-runs\/[^/]+\/approvals$/;
 
 /**
  * better-auth echoes session tokens in JSON bodies (for bearer clients, which Chorus has none
@@ -265,7 +272,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     rateLimitData,
   );
   api.use('/functions/v1/*', sameOrigin, apiBodyLimit, jsonText, loadSession, (c, next) =>
-    modelCallPaths.has(c.req.path) ? next() : rateLimitData(c, next),
+    modelCallPaths.has(c.req.path) || agentApprovalPath.test(c.req.path)
+      ? next()
+      : rateLimitData(c, next),
   );
   api.use(
     '/storage/v1/*',
@@ -306,6 +315,9 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', promptsRouter)
     .route('/', knowledgeBasesRouter)
     .route('/', customAisRouter)
+    .route('/', mcpServersRouter)
+    .route('/', toolsRouter)
+    .route('/', agentsRouter)
     .route('/', onboardingRouter)
     .route('/', discoverRouter)
     .route('/', trendsRouter)
@@ -324,6 +336,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', getEnabledProvidersRouter)
     .route('/', testApiKeyRouter)
     .route('/', chatRouter)
+    .route('/', agentRunsRouter)
     .route('/', aiApiProxyRouter)
     .route('/', scenarioRunRouter)
     .route('/', trendsAskRouter)

@@ -318,6 +318,77 @@ export const errorCatalogue = {
   'custom_ais:too_many': {
     message: 'You have as many custom AIs as you may keep. Delete one you no longer use.',
   },
+  'agents:not_found': {
+    message: 'This agent does not exist, or it is not yours. Open Agents to see yours.',
+  },
+  'agents:too_many': {
+    message: 'You have as many agents as you may keep. Delete one you no longer use.',
+  },
+  'agents:handle_taken': {
+    message: 'You have an agent whose name makes the same @handle. Give this one another name.',
+  },
+  'agents:version_not_found': {
+    message: 'This agent has no such version. Open its history to see the versions it has.',
+  },
+  'agents:unknown_tool': {
+    message:
+      'One of the tools is not yours or no longer exists. Remove it from the agent, or add it again under Tools.',
+  },
+  'agents:run_not_found': {
+    message: 'This agent run does not exist, or it is not yours. Reload the conversation.',
+  },
+  'agents:run_not_waiting': {
+    message:
+      'This run is not waiting for an approval any more: it was answered already. Reload the conversation to see where it stands.',
+  },
+  'agents:too_many_runs': {
+    message:
+      'You have as many agent runs going as you may at once. Wait for one to finish, or stop one, then try again.',
+  },
+  'tools:not_found': {
+    message: 'This tool does not exist, or it is not yours. Open Tools to see yours.',
+  },
+  'tools:too_many': {
+    message: 'You have as many HTTP tools as you may keep. Delete one you no longer use.',
+  },
+  'tools:name_taken': {
+    message: 'You have a tool with this name already. Give this one another name.',
+  },
+  'tools:bad_url_template': {
+    message:
+      'The URL must be an http or https address; placeholders in braces, like {city}, must name properties of the input schema.',
+  },
+  'tools:secret_missing': {
+    message: 'A secret header needs a value when it is first saved. Enter it, then save.',
+  },
+  'mcp:not_found': {
+    message: 'This MCP server does not exist, or it is not yours. Open Tools to see yours.',
+  },
+  'mcp:tool_not_found': {
+    message: 'This MCP server has no such tool. Refresh its tools, then try again.',
+  },
+  'mcp:too_many': {
+    message: 'You have as many MCP servers as you may add. Remove one you no longer use.',
+  },
+  'mcp:connect_failed': {
+    message:
+      'The MCP server could not be reached, or it did not answer as an MCP server. Check its URL and token, then try again.',
+  },
+  'mcp:tool_disabled': {
+    message:
+      'This tool is turned off: enable it, or approve its changed definition, under Tools first.',
+  },
+  'mcp:stale_approval': {
+    message:
+      'The tool changed again while you looked at it. Review the new definition, then approve it.',
+  },
+  'mcp:nothing_to_approve': {
+    message: 'This tool has no changed definition waiting for approval.',
+  },
+  'outbound:bad_allow_entry': {
+    message:
+      'Each allowed private host is a host name, an IP address or a range like 10.0.0.0/8. Fix the entry, then save.',
+  },
   // Outbound requests to user-supplied URLs (web fetch, HTTP tools, MCP)
   'outbound:refused': {
     message:

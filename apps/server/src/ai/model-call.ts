@@ -67,6 +67,10 @@ export type StreamEnd = {
   text: string;
   sources: { url: string; title?: string | undefined }[];
   usage: CallUsage;
+  /** The assistant and tool messages of every step, for a run that goes on later (issue 18). */
+  responseMessages: ModelMessage[];
+  /** Model calls made: more than one when tools were called. */
+  steps: number;
 };
 
 export type StreamEvents = {
@@ -238,7 +242,7 @@ const modelCall = (
             events.onTextDelta?.(chunk.text);
           }
         },
-        onFinish: async ({ text, sources, totalUsage }) => {
+        onFinish: async ({ text, sources, totalUsage, response, steps }) => {
           markSent();
           const { usage: measured, saved } = usage.record('ok', totalUsage);
           await Promise.all([
@@ -249,6 +253,8 @@ const modelCall = (
                 .filter((s) => s.sourceType === 'url')
                 .map((s) => ({ url: s.url, ...(s.title ? { title: s.title } : {}) })),
               usage: measured,
+              responseMessages: response.messages,
+              steps: steps.length,
             }),
           ]);
         },

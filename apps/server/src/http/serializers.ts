@@ -1,3 +1,4 @@
+import type { StoredToolCall } from '@chorus/shared/api/agents';
 import type { Message, MessageAttachment, Source } from '@chorus/shared/api/conversations';
 import type { MessageRow, MessageWithVersions } from '../db/repositories/messages.ts';
 
@@ -18,6 +19,7 @@ export const toMessage = (row: MessageRow | MessageWithVersions): Message => {
     status: row.status,
     error: row.error_message ? { code: row.error_code, message: row.error_message } : null,
     version: ids && ids.length > 1 ? { index: ids.indexOf(row.id) + 1, ids } : null,
+    ...(row.agent_run_id && { tool_calls: row.tool_calls as StoredToolCall[] }),
     created_at: row.created_at.toISOString(),
   };
 };

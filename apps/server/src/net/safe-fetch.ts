@@ -128,16 +128,8 @@ export const safeFetch = async (
     maxRedirects: clamp(options.maxRedirects, maxRedirects.default, 0, maxRedirects.max),
   };
   options.signal?.throwIfAborted();
-  const method = (options.method ?? 'GET').toUpperCase();
-  if (!methods.has(method)) {
-    throw new OutboundError(
-      'outbound:failed',
-      `Chorus does not send ${method.slice(0, 20)} requests. Use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS.`,
-    );
-  }
-
-  let url = parseOrRefuse(String(input));
-  const redirects: string[] = [];
+  const method = checkedMethod(options.method);
+  const hops: HopState = { url: parseOrRefuse(String(input)), redirects: [] };
 
   const controller = new AbortController();
   const timer = setTimeout(
@@ -147,45 +139,175 @@ export const safeFetch = async (
   const onCallerAbort = () => controller.abort(options.signal!.reason);
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    let request: HopRequest = {
+    const response = await followHops(
+      hops,
       method,
-      headers: requestHeaders(options.headers, options.body !== undefined),
-      body: options.body === undefined ? undefined : Buffer.from(options.body),
+      options,
+      limits.maxRedirects,
+      controller.signal,
+    );
+    const { body, truncated } = await readBody(response, limits.maxBytes, controller.signal);
+    return {
+      status: response.statusCode ?? 0,
+      headers: responseHeaders(response),
+      url: hops.url.href,
+      body,
+      truncated,
+      redirects: hops.redirects,
     };
-    const allow = compileAllowList(options.allow);
-    const lookup = options.lookup ?? defaultLookup;
-    for (;;) {
-      const response = await sendHop(url, request, {
-        allow,
-        lookup,
-        viaRedirect: redirects.length > 0,
-        signal: controller.signal,
-      });
-      const location = response.headers.location;
-      if (redirectStatuses.has(response.statusCode ?? 0) && location) {
-        response.destroy();
-        if (redirects.length >= limits.maxRedirects) throw tooManyRedirects(limits.maxRedirects);
-        const next = nextHop(url, location);
-        request = redirectedRequest(request, response.statusCode!, url, next);
-        redirects.push(next.href);
-        url = next;
-        continue;
-      }
-      const { body, truncated } = await readBody(response, limits.maxBytes, controller.signal);
-      return {
-        status: response.statusCode ?? 0,
-        headers: responseHeaders(response),
-        url: url.href,
-        body,
-        truncated,
-        redirects,
-      };
-    }
   } catch (error) {
-    throw asOutboundError(error, url, redirects.length > 0, controller.signal, options.signal);
+    throw asOutboundError(
+      error,
+      hops.url,
+      hops.redirects.length > 0,
+      controller.signal,
+      options.signal,
+    );
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+};
+
+export type SafeFetchStreamOptions = Omit<SafeFetchOptions, 'timeoutMs' | 'maxBytes'> & {
+  /** Until the response's headers arrive, every hop included. Default 10 s, at most 60 s. */
+  timeoutMs?: number;
+  /** The longest wait for the next piece of the body. Default 60 s, at most 1 hour. */
+  idleTimeoutMs?: number;
+  /** The whole exchange, from the request to the body's end. Default 10 min, at most 1 day. */
+  maxDurationMs?: number;
+  /** The body may be this long (after decompression); past it the stream fails. Default 10 MB. */
+  maxBytes?: number;
+};
+
+export type SafeFetchStreamResponse = Omit<SafeFetchResponse, 'body' | 'truncated'> & {
+  /**
+   * The body as it arrives, decompressed. It fails with an `OutboundError` when it stalls, runs
+   * past its time or grows past its size; cancelling it closes the connection.
+   */
+  body: ReadableStream<Uint8Array>;
+};
+
+export const safeFetchStreamLimits = {
+  timeoutMs: safeFetchLimits.timeoutMs,
+  idleTimeoutMs: { default: 60_000, max: 60 * 60_000 },
+  maxDurationMs: { default: 10 * 60_000, max: 24 * 60 * 60_000 },
+  maxBytes: { default: 10 * 1024 * 1024, max: 100 * 1024 * 1024 },
+  maxRedirects: safeFetchLimits.maxRedirects,
+} as const;
+
+/**
+ * `safeFetch` for a body read as it arrives (Server-Sent Events, a long answer): the same checks
+ * at every hop, the same redirect handling, and caps on the wait for the headers, the silence
+ * between two pieces of the body, the whole exchange and the body's size.
+ */
+export const safeFetchStream = async (
+  input: string | URL,
+  options: SafeFetchStreamOptions = {},
+): Promise<SafeFetchStreamResponse> => {
+  const { timeoutMs, idleTimeoutMs, maxDurationMs, maxBytes, maxRedirects } = safeFetchStreamLimits;
+  const limits = {
+    timeoutMs: clamp(options.timeoutMs, timeoutMs.default, 1, timeoutMs.max),
+    idleTimeoutMs: clamp(options.idleTimeoutMs, idleTimeoutMs.default, 1, idleTimeoutMs.max),
+    maxDurationMs: clamp(options.maxDurationMs, maxDurationMs.default, 1, maxDurationMs.max),
+    maxBytes: clamp(options.maxBytes, maxBytes.default, 0, maxBytes.max),
+    maxRedirects: clamp(options.maxRedirects, maxRedirects.default, 0, maxRedirects.max),
+  };
+  options.signal?.throwIfAborted();
+  const method = checkedMethod(options.method);
+  const hops: HopState = { url: parseOrRefuse(String(input)), redirects: [] };
+
+  const controller = new AbortController();
+  const headersTimer = setTimeout(
+    () => controller.abort(new OutboundTimeoutError(limits.timeoutMs)),
+    limits.timeoutMs,
+  );
+  const onCallerAbort = () => controller.abort(options.signal!.reason);
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const started = Date.now();
+  let response: http.IncomingMessage;
+  try {
+    response = await followHops(hops, method, options, limits.maxRedirects, controller.signal);
+  } catch (error) {
+    options.signal?.removeEventListener('abort', onCallerAbort);
+    throw asOutboundError(
+      error,
+      hops.url,
+      hops.redirects.length > 0,
+      controller.signal,
+      options.signal,
+    );
+  } finally {
+    clearTimeout(headersTimer);
+  }
+  const body = streamBody(response, {
+    maxBytes: limits.maxBytes,
+    idleTimeoutMs: limits.idleTimeoutMs,
+    durationLeftMs: Math.max(1, limits.maxDurationMs - (Date.now() - started)),
+    signal: controller.signal,
+    fail: (error) =>
+      asOutboundError(
+        error,
+        hops.url,
+        hops.redirects.length > 0,
+        controller.signal,
+        options.signal,
+      ),
+    done: () => options.signal?.removeEventListener('abort', onCallerAbort),
+  });
+  return {
+    status: response.statusCode ?? 0,
+    headers: responseHeaders(response),
+    url: hops.url.href,
+    body,
+    redirects: hops.redirects,
+  };
+};
+
+const checkedMethod = (given: string | undefined) => {
+  const method = (given ?? 'GET').toUpperCase();
+  if (!methods.has(method)) {
+    throw new OutboundError(
+      'outbound:failed',
+      `Chorus does not send ${method.slice(0, 20)} requests. Use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS.`,
+    );
+  }
+  return method;
+};
+
+/** Where a request has got to: the URL of the hop under way and the redirects so far. */
+type HopState = { url: URL; redirects: string[] };
+
+/** Sends the request and follows its redirects by hand, each hop checked; the last response. */
+const followHops = async (
+  hops: HopState,
+  method: string,
+  options: Pick<SafeFetchOptions, 'headers' | 'body' | 'allow' | 'lookup'>,
+  maxRedirects: number,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> => {
+  let request: HopRequest = {
+    method,
+    headers: requestHeaders(options.headers, options.body !== undefined),
+    body: options.body === undefined ? undefined : Buffer.from(options.body),
+  };
+  const allow = compileAllowList(options.allow);
+  const lookup = options.lookup ?? defaultLookup;
+  for (;;) {
+    const response = await sendHop(hops.url, request, {
+      allow,
+      lookup,
+      viaRedirect: hops.redirects.length > 0,
+      signal,
+    });
+    const location = response.headers.location;
+    if (!(redirectStatuses.has(response.statusCode ?? 0) && location)) return response;
+    response.destroy();
+    if (hops.redirects.length >= maxRedirects) throw tooManyRedirects(maxRedirects);
+    const next = nextHop(hops.url, location);
+    request = redirectedRequest(request, response.statusCode!, hops.url, next);
+    hops.redirects.push(next.href);
+    hops.url = next;
   }
 };
 
@@ -377,6 +499,92 @@ const readBody = async (response: http.IncomingMessage, maxBytes: number, signal
     response.destroy();
   }
   return { body: new Uint8Array(Buffer.concat(chunks, size)), truncated };
+};
+
+/** A stream body too long for its cap. */
+const bodyTooLong = (maxBytes: number) =>
+  new OutboundError(
+    'outbound:failed',
+    `The answer went on past ${maxBytes.toLocaleString('en-US')} bytes, more than Chorus reads, so it was stopped.`,
+  );
+
+/** The body as a web stream, decompressed, with its caps; cancelling it closes the connection. */
+const streamBody = (
+  response: http.IncomingMessage,
+  caps: {
+    maxBytes: number;
+    idleTimeoutMs: number;
+    durationLeftMs: number;
+    signal: AbortSignal;
+    fail: (error: unknown) => unknown;
+    done: () => void;
+  },
+): ReadableStream<Uint8Array> => {
+  const decoder = decoderFor(response.headers['content-encoding']);
+  const source: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
+  let size = 0;
+  let finished = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let durationTimer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const finish = () => {
+    finished = true;
+    clearTimeout(idleTimer);
+    clearTimeout(durationTimer);
+    caps.signal.removeEventListener('abort', onAbort);
+    caps.done();
+    response.destroy();
+    decoder?.destroy();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (error: unknown) => {
+        if (finished) return;
+        finish();
+        controller.error(caps.fail(error));
+      };
+      const armIdle = () => {
+        clearTimeout(idleTimer);
+        // A body nobody reads must not keep the process alive until its caps run out.
+        idleTimer = setTimeout(
+          () => fail(new OutboundTimeoutError(caps.idleTimeoutMs)),
+          caps.idleTimeoutMs,
+        ).unref();
+      };
+      if (caps.signal.aborted) return fail(caps.signal.reason);
+      onAbort = () => fail(caps.signal.reason);
+      caps.signal.addEventListener('abort', onAbort, { once: true });
+      durationTimer = setTimeout(
+        () => fail(new OutboundTimeoutError(caps.durationLeftMs)),
+        caps.durationLeftMs,
+      ).unref();
+      armIdle();
+      source.on('data', (chunk: Buffer) => {
+        if (finished) return;
+        size += chunk.length;
+        if (size > caps.maxBytes) return fail(bodyTooLong(caps.maxBytes));
+        armIdle();
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      });
+      source.on('end', () => {
+        if (finished) return;
+        finish();
+        controller.close();
+      });
+      source.on('error', fail);
+      // A connection closed before the body's end, without an error of its own.
+      source.on('close', () => {
+        if (!finished) fail(Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+      });
+    },
+    pull() {
+      if (!finished) source.resume();
+    },
+    cancel() {
+      if (!finished) finish();
+    },
+  });
 };
 
 const responseHeaders = (response: http.IncomingMessage) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageAgentRunSchema, storedToolCallSchema } from './agent-runs.ts';
 import { messagePageSize } from '../limits.ts';
 import { providerIdSchema } from './keys.ts';
 
@@ -126,6 +127,10 @@ export const messageSchema = z.object({
    * version's id, oldest first. Null for the rest.
    */
   version: z.object({ index: z.number().int(), ids: z.array(z.string()) }).nullable(),
+  /** An agent's reply (issue 18): the tools it called, in order, and where each stands. */
+  tool_calls: z.array(storedToolCallSchema).optional(),
+  /** An agent's reply: which agent, and where its run stands (waiting for approval, say). */
+  agent_run: messageAgentRunSchema.nullable().optional(),
   created_at: z.string(),
 });
 export type Message = z.infer<typeof messageSchema>;
@@ -194,6 +199,11 @@ export const chatRequestSchema = z
      * knowledge bases answer, on your keys and quota; `provider` and `model` are then ignored.
      */
     custom_ai_id: z.uuid('Not a custom AI id').optional(),
+    /**
+     * One of your agents (issue 18) answers this turn with its tools, on your keys and quota. A
+     * message starting with `@handle` names an agent the same way.
+     */
+    agent_id: z.uuid('Not an agent id').optional(),
     /** The saved prompt the text was made from (chosen with `/`): its use count goes up. */
     prompt_id: z.uuid().optional(),
     temperature: z.number().min(0).max(2).optional(),
@@ -212,6 +222,9 @@ export const chatMessageMetadataSchema = z.object({
   assistant_message_id: z.string().optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** An agent's turn: its run (approvals answer it) and the agent's name. */
+  agent_run_id: z.string().optional(),
+  agent_name: z.string().optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 

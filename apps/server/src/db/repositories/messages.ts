@@ -29,7 +29,14 @@ export type TurnWrite = {
         attachments?: unknown[] | undefined;
       }
     | undefined;
-  reply: { id: string; provider: string; model: string; reply_to_id: string };
+  reply: {
+    id: string;
+    provider: string;
+    model: string;
+    reply_to_id: string;
+    /** An agent's reply: its run (issue 18). */
+    agent_run_id?: string | undefined;
+  };
   /** The server instance streaming the reply (its lease keeps the reply from being recovered). */
   instanceId: string;
   /** Selected once the rows are in (a realtime notice, delivered on commit). */
@@ -101,7 +108,7 @@ export class MessagesRepository {
     const userRow = userMessage
       ? sql`(${userMessage.id}::uuid, ${conversationId}::uuid, ${u}, ${userMessage.content}, 'user',
             ${userMessage.provider}, null, null, 'complete', null,
-            ${JSON.stringify(userMessage.attachments ?? [])}::jsonb), `
+            ${JSON.stringify(userMessage.attachments ?? [])}::jsonb, null::uuid), `
       : sql``;
     const result = await this.db.execute(sql`
       with owned as (
@@ -112,11 +119,11 @@ export class MessagesRepository {
       added as (
         insert into messages
           (id, conversation_id, user_id, content, role, provider, model, reply_to_id, status,
-           instance_id, attachments)
+           instance_id, attachments, agent_run_id)
         select v.* from (values ${userRow}
           (${reply.id}::uuid, ${conversationId}::uuid, ${u}, '', 'assistant', ${reply.provider},
            ${reply.model}, ${reply.reply_to_id}::uuid, 'streaming', ${instanceId}::uuid,
-           '[]'::jsonb)
+           '[]'::jsonb, ${reply.agent_run_id ?? null}::uuid)
         ) as v where exists (select 1 from owned)
         returning id
       )
@@ -280,7 +287,17 @@ export class MessagesRepository {
   async update(
     id: string,
     patch: Partial<
-      Pick<MessageRow, 'content' | 'status' | 'sources' | 'model' | 'error_code' | 'error_message'>
+      Pick<
+        MessageRow,
+        | 'content'
+        | 'status'
+        | 'sources'
+        | 'model'
+        | 'error_code'
+        | 'error_message'
+        | 'tool_calls'
+        | 'instance_id'
+      >
     >,
     notice?: SQL,
   ): Promise<void> {

@@ -85,6 +85,13 @@ export const messages = pgTable(
     /** Why a reply failed or was cut off (a typed error code and its message); null otherwise. */
     error_code: text('error_code'),
     error_message: text('error_message'),
+    /**
+     * An agent's reply (issue 18): each tool call with its arguments, state, result or error
+     * and duration (`StoredToolCall` in the contract), in the order the model made them.
+     */
+    tool_calls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
+    /** An agent's reply: its run (`agent_runs`; no foreign key, the run is written after). */
+    agent_run_id: uuid('agent_run_id'),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, real, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth.ts';
 import { timestamps } from './columns.ts';
 
@@ -32,7 +41,26 @@ export const customAis = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /**
+     * Sharing in /discover (issue 18): `private` by default; the owner asks (`submitted`), an
+     * admin curates it into `published` or sends it back (`rejected`, with a note). A published
+     * custom AI runs on each caller's keys and quota, never its author's.
+     */
+    share_status: text('share_status', {
+      enum: ['private', 'submitted', 'published', 'rejected'],
+    })
+      .notNull()
+      .default('private'),
+    /** Why an admin did not publish it, for the owner. */
+    share_note: text('share_note').notNull().default(''),
+    category: text('category').notNull().default(''),
+    featured: boolean('featured').notNull().default(false),
+    share_requested_at: timestamp('share_requested_at', { withTimezone: true }),
+    published_at: timestamp('published_at', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [index('custom_ais_user_created_idx').on(t.user_id, t.created_at.desc(), t.id)],
+  (t) => [
+    index('custom_ais_user_created_idx').on(t.user_id, t.created_at.desc(), t.id),
+    index('custom_ais_share_idx').on(t.share_status, t.published_at),
+  ],
 );

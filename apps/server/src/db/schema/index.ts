@@ -11,5 +11,6 @@ export * from './library.ts';
 export * from './files.ts';
 export * from './knowledge.ts';
 export * from './custom-ais.ts';
+export * from './agents.ts';
 export * from './instances.ts';
 export * from './views.ts';

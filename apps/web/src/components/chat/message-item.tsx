@@ -1,5 +1,6 @@
 import {
   AlertTriangle,
+  Bot,
   Check,
   ChevronLeft,
   ChevronRight,
@@ -26,6 +27,7 @@ import { MessageAttachments } from './message-attachments';
 import { MessageSources } from './message-sources';
 import type { ReplyPersona } from './reply-persona';
 import { ToolCallPart } from './tool-call-part';
+import { useAgentApprovals } from './agent-approvals';
 
 // The renderer (remark, rehype, sanitising) loads with the first message it has to show; until
 // then, and on a view with no messages, the text shows as written.
@@ -370,7 +372,19 @@ const MessageItemView = ({
   const who = row.provider ? providerName(row.provider) : 'Assistant';
   return (
     <div className="group px-4 py-3" data-role="assistant" aria-busy={streaming || undefined}>
-      {persona ? (
+      {row.agent ? (
+        <p
+          className="mb-1 flex items-center gap-1.5 text-xs text-muted-foreground"
+          data-agent={row.agent.name}
+        >
+          <Bot aria-hidden="true" className="size-3.5" />
+          <span className="font-medium text-foreground">{row.agent.name}</span>
+          <span>
+            · {who}
+            {row.model ? ` · ${row.model}` : null}
+          </span>
+        </p>
+      ) : persona ? (
         <p className="mb-1 flex items-center gap-1.5 text-xs text-muted-foreground">
           <CustomAiAvatar name={persona.name} avatar={persona.avatar} size="sm" />
           <span className="font-medium text-foreground">{persona.name}</span>
@@ -385,13 +399,7 @@ const MessageItemView = ({
           {row.model ? <span className="font-normal"> · {row.model}</span> : null}
         </p>
       )}
-      {row.toolCalls.length > 0 ? (
-        <div className="mb-2 grid gap-1.5" aria-label="Tool calls">
-          {row.toolCalls.map((call) => (
-            <ToolCallPart key={call.id} call={call} />
-          ))}
-        </div>
-      ) : null}
+      {row.toolCalls.length > 0 ? <ReplyToolCalls row={row} /> : null}
       {row.content ? (
         <Suspense fallback={<PlainText content={row.content} />}>
           <CitationsContext.Provider value={citable ? citations : null}>
@@ -445,6 +453,35 @@ const MessageItemView = ({
   );
 };
 
+/** The tool calls of a reply; a run waiting for the user offers Approve and Refuse. */
+const ReplyToolCalls = ({ row }: { row: ChatRow }) => {
+  const approvals = useAgentApprovals();
+  const sending = approvals?.sending(row.id) ?? false;
+  const waiting = row.stored && row.agent?.status === 'awaiting_approval';
+  const error = approvals?.errorOf(row.id);
+  return (
+    <div className="mb-2 grid gap-1.5" aria-label="Tool calls">
+      {row.toolCalls.map((call) => {
+        const approvalId = call.approvalId;
+        const approval =
+          approvals && (waiting || sending) && call.state === 'awaiting-approval' && approvalId
+            ? {
+                decision: approvals.decisionOf(approvalId),
+                onDecide: (approved: boolean) => approvals.decide(row, approvalId, approved),
+                sending,
+              }
+            : undefined;
+        return <ToolCallPart key={call.id} call={call} approval={approval} />;
+      })}
+      {error ? (
+        <p role="alert" className="text-xs text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+};
+
 /** What of its tool calls a row shows: a change here re-renders it. */
 const toolCallsKey = (calls: ToolCallView[]) =>
   calls.map((call) => `${call.id}:${call.state}:${call.output === undefined ? 0 : 1}`).join('|');
@@ -459,6 +496,8 @@ export const MessageItem = memo(
     a.row.sources.length === b.row.sources.length &&
     a.row.attachments.length === b.row.attachments.length &&
     toolCallsKey(a.row.toolCalls) === toolCallsKey(b.row.toolCalls) &&
+    a.row.agent?.status === b.row.agent?.status &&
+    a.row.stored === b.row.stored &&
     a.row.provider === b.row.provider &&
     a.row.model === b.row.model &&
     a.persona === b.persona &&

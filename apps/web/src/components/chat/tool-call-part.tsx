@@ -1,4 +1,5 @@
 import { AlertTriangle, Ban, Check, ChevronRight, Hand, Loader2, Wrench } from 'lucide-react';
+import { Button } from '@/components/ui/button';
 import type { ToolCallView } from '@/lib/chat/chat-rows';
 import { cn } from '@/lib/utils';
 
@@ -37,16 +38,38 @@ const Block = ({ title, value }: { title: string; value: string }) => (
   </div>
 );
 
-/** One tool call of a reply: its name and status, with its arguments and result on demand. */
-export const ToolCallPart = ({ call }: { call: ToolCallView }) => {
+/** A call waiting for the user: the answer given in this tab, and how to give one. */
+export type ToolCallApproval = {
+  decision: boolean | undefined;
+  onDecide: (approved: boolean) => void;
+  /** The answers went; the run is going on. */
+  sending: boolean;
+};
+
+/**
+ * One tool call of a reply: its name and status, with its arguments and result on demand. A call
+ * waiting for approval shows its exact arguments open, with Approve and Refuse.
+ */
+export const ToolCallPart = ({
+  call,
+  approval,
+}: {
+  call: ToolCallView;
+  approval?: ToolCallApproval | undefined;
+}) => {
   const view = stateView[call.state];
   const Icon = view.icon;
   const input = asText(call.input);
   const output = asText(call.output);
   return (
     <details
-      className="group/tool rounded-lg border bg-background/50 text-sm"
+      className={cn(
+        'group/tool rounded-lg border bg-background/50 text-sm',
+        approval && 'border-amber-500/60',
+      )}
       data-tool={call.name}
+      data-state={call.state}
+      open={approval ? true : undefined}
     >
       <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 select-none">
         <ChevronRight
@@ -61,6 +84,9 @@ export const ToolCallPart = ({ call }: { call: ToolCallView }) => {
             className={cn('size-3.5', call.state === 'running' && 'animate-spin')}
           />
           {view.label}
+          {call.durationMs != null && call.state !== 'awaiting-approval' ? (
+            <span className="text-muted-foreground"> · {formatDuration(call.durationMs)}</span>
+          ) : null}
         </span>
       </summary>
       <div className="grid gap-2 border-t px-3 py-2">
@@ -72,7 +98,43 @@ export const ToolCallPart = ({ call }: { call: ToolCallView }) => {
         {!input && !output && call.state !== 'error' ? (
           <p className="text-xs text-muted-foreground">No arguments.</p>
         ) : null}
+        {approval ? <ApprovalActions name={call.name} approval={approval} /> : null}
       </div>
     </details>
+  );
+};
+
+const formatDuration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+const ApprovalActions = ({ name, approval }: { name: string; approval: ToolCallApproval }) => {
+  const { decision, onDecide, sending } = approval;
+  if (sending) {
+    return (
+      <p className="flex items-center gap-1.5 text-xs text-muted-foreground" role="status">
+        <Loader2 aria-hidden="true" className="size-3.5 animate-spin" />
+        {decision === false ? 'Refused; the agent goes on.' : 'Approved; the agent goes on.'}
+      </p>
+    );
+  }
+  if (decision !== undefined) {
+    return (
+      <p className="text-xs text-muted-foreground" role="status">
+        {decision ? 'You approved this call.' : 'You refused this call.'} Answer the other waiting
+        calls to let the agent go on.
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <p className="mr-auto text-xs text-muted-foreground">
+        The agent wants to run <span className="font-mono">{name}</span> with these arguments.
+      </p>
+      <Button size="sm" variant="outline" onClick={() => onDecide(false)}>
+        Refuse
+      </Button>
+      <Button size="sm" onClick={() => onDecide(true)}>
+        Approve
+      </Button>
+    </div>
   );
 };

@@ -9,6 +9,7 @@ import {
   sourcesOf,
   storedRowsFromExchange,
   toolCallsOf,
+  uiMessageFromRow,
   type ChorusUIMessage,
 } from './chat-rows';
 
@@ -226,5 +227,129 @@ describe('knowledge citations and attachments', () => {
     expect(rowFromMessage(stored).attachments).toEqual([
       { id: 'f1', name: 'report.docx', contentType: 'application/msword', sizeBytes: 10 },
     ]);
+  });
+});
+
+describe('an agent’s reply', () => {
+  const stored: Message = {
+    id: 'm1',
+    conversation_id: 'c1',
+    user_id: 'u1',
+    content: 'Let me check.',
+    role: 'assistant',
+    provider: 'openai',
+    model: 'gpt',
+    reply_to_id: 'm0',
+    sources: [],
+    attachments: [],
+    status: 'complete',
+    error: null,
+    version: null,
+    tool_calls: [
+      {
+        id: 'c-1',
+        approval_id: 'a-1',
+        name: 'calculator',
+        input: { expression: '6*7' },
+        state: 'awaiting-approval',
+        error: null,
+        duration_ms: null,
+      },
+      {
+        id: 'c-2',
+        approval_id: null,
+        name: 'current_datetime',
+        input: {},
+        state: 'done',
+        output: { utc: 'now' },
+        error: null,
+        duration_ms: 12,
+      },
+    ],
+    agent_run: {
+      id: 'run-1',
+      agent_id: 'ag-1',
+      agent_name: 'Math Helper',
+      status: 'awaiting_approval',
+    },
+    created_at: '2026-11-24T00:00:00.000Z',
+  };
+
+  it('shows its stored tool calls, the waiting one with what an approval answers', () => {
+    const row = rowFromMessage(stored);
+    expect(row.agent).toEqual({ runId: 'run-1', name: 'Math Helper', status: 'awaiting_approval' });
+    expect(row.toolCalls).toEqual([
+      {
+        id: 'c-1',
+        name: 'calculator',
+        input: { expression: '6*7' },
+        state: 'awaiting-approval',
+        approvalId: 'a-1',
+        durationMs: null,
+      },
+      {
+        id: 'c-2',
+        name: 'current_datetime',
+        input: {},
+        state: 'done',
+        output: { utc: 'now' },
+        durationMs: 12,
+      },
+    ]);
+  });
+
+  it('goes on streaming from the stored reply, the answered call marked so', () => {
+    const message = uiMessageFromRow(rowFromMessage(stored), new Map([['a-1', false]]));
+    expect(message.parts).toEqual([
+      {
+        type: 'tool-calculator',
+        toolCallId: 'c-1',
+        input: { expression: '6*7' },
+        state: 'approval-responded',
+        approval: { id: 'a-1', approved: false },
+      },
+      {
+        type: 'tool-current_datetime',
+        toolCallId: 'c-2',
+        input: {},
+        state: 'output-available',
+        output: { utc: 'now' },
+      },
+      { type: 'text', text: 'Let me check.', state: 'done' },
+    ]);
+  });
+
+  it('keeps its tool calls and run when the streamed exchange moves into the history', () => {
+    const live: ChorusUIMessage = {
+      id: 'live',
+      role: 'assistant',
+      metadata: {
+        user_message_id: 'u-1',
+        assistant_message_id: 'a-9',
+        agent_run_id: 'run-2',
+        agent_name: 'Math Helper',
+      },
+      parts: [
+        {
+          type: 'tool-calculator',
+          toolCallId: 'c-9',
+          state: 'approval-requested',
+          input: { expression: '1+1' },
+          approval: { id: 'ap-9' },
+        },
+      ],
+    };
+    const rows = storedRowsFromExchange({
+      conversationId: 'c1',
+      userId: 'u1',
+      live: [live],
+      reply: live,
+      interrupted: false,
+    })!;
+    expect(rows.at(-1)).toMatchObject({
+      id: 'a-9',
+      tool_calls: [{ id: 'c-9', approval_id: 'ap-9', state: 'awaiting-approval' }],
+      agent_run: { id: 'run-2', agent_name: 'Math Helper', status: 'awaiting_approval' },
+    });
   });
 });

@@ -6,6 +6,7 @@ import type {
   Source,
 } from '@chorus/shared/api/conversations';
 import type { citationsPartType } from '@chorus/shared/api/knowledge';
+import type { StoredToolCall } from '@chorus/shared/api/agents';
 import type { UnsentMessage } from './unsent';
 
 // Types only from 'ai': this module is part of the first paint of every chat view, and the
@@ -31,6 +32,16 @@ export type ToolCallView = {
   state: 'running' | 'awaiting-approval' | 'done' | 'error' | 'denied';
   output?: unknown;
   errorText?: string | undefined;
+  /** Set while the call waits for the user: what an approval or a refusal answers. */
+  approvalId?: string | undefined;
+  durationMs?: number | null | undefined;
+};
+
+/** The agent that answered (issue 18), and where its run stands. */
+export type AgentView = {
+  runId: string;
+  name: string;
+  status: NonNullable<Message['agent_run']>['status'];
 };
 
 /** A file sent with a message. */
@@ -54,6 +65,8 @@ export type ChatRow = {
   sources: Source[];
   toolCalls: ToolCallView[];
   attachments: AttachmentView[];
+  /** An agent's reply: which agent, and whether its run waits for an approval. */
+  agent?: AgentView | undefined;
   /** False while the message exists only in this tab (being sent or streamed). */
   stored: boolean;
   failure?: RowFailure | undefined;
@@ -69,6 +82,18 @@ export const attachmentView = (file: MessageAttachment): AttachmentView => ({
   sizeBytes: file.size_bytes,
 });
 
+/** A stored tool call as the chat shows it. */
+export const toolCallView = (call: StoredToolCall): ToolCallView => ({
+  id: call.id,
+  name: call.name,
+  input: call.input,
+  state: call.state,
+  ...(call.output !== undefined && { output: call.output }),
+  ...(call.error && { errorText: call.error }),
+  ...(call.approval_id && { approvalId: call.approval_id }),
+  durationMs: call.duration_ms,
+});
+
 export const rowFromMessage = (message: Message): ChatRow => ({
   id: message.id,
   role: message.role,
@@ -77,7 +102,14 @@ export const rowFromMessage = (message: Message): ChatRow => ({
   provider: message.provider,
   model: message.model,
   sources: message.sources,
-  toolCalls: [],
+  toolCalls: (message.tool_calls ?? []).map(toolCallView),
+  agent: message.agent_run
+    ? {
+        runId: message.agent_run.id,
+        name: message.agent_run.agent_name,
+        status: message.agent_run.status,
+      }
+    : undefined,
   attachments: (message.attachments ?? []).map(attachmentView),
   stored: true,
   // The reason a reply failed is kept with it, so it reads the same after a reload.
@@ -195,7 +227,70 @@ export const toolCallsOf = (message: Pick<ChorusUIMessage, 'parts'>): ToolCallVi
     state: toolState(part.state),
     ...(part.state === 'output-available' && { output: part.output }),
     ...(part.state === 'output-error' && { errorText: part.errorText }),
+    ...(part.state === 'approval-requested' && { approvalId: part.approval.id }),
   }));
+
+/** The agent of a streamed reply, from its metadata; its run waits when a call does. */
+const agentOf = (message: ChorusUIMessage, calls: ToolCallView[]): AgentView | undefined => {
+  const meta = message.metadata;
+  if (!meta?.agent_run_id) return undefined;
+  return {
+    runId: meta.agent_run_id,
+    name: meta.agent_name ?? 'Agent',
+    status: calls.some((call) => call.state === 'awaiting-approval')
+      ? 'awaiting_approval'
+      : 'complete',
+  };
+};
+
+/** A tool call stored with a reply, from a streamed one. */
+const storedCall = (call: ToolCallView): StoredToolCall => ({
+  id: call.id,
+  approval_id: call.approvalId ?? null,
+  name: call.name,
+  input: call.input,
+  state: call.state,
+  ...(call.output !== undefined && { output: call.output }),
+  error: call.errorText ?? null,
+  duration_ms: call.durationMs ?? null,
+});
+
+/**
+ * A stored reply as the parts of a UI message, for a run that streams on into it: its text, then
+ * its tool calls (the ones just answered marked so).
+ */
+export const uiMessageFromRow = (
+  row: ChatRow,
+  answered: ReadonlyMap<string, boolean>,
+): ChorusUIMessage => ({
+  id: row.id,
+  role: 'assistant',
+  parts: [
+    ...row.toolCalls.map((call) => {
+      const base = { type: `tool-${call.name}` as const, toolCallId: call.id, input: call.input };
+      if (call.state === 'awaiting-approval' && call.approvalId) {
+        const approved = answered.get(call.approvalId) ?? false;
+        return {
+          ...base,
+          state: 'approval-responded' as const,
+          approval: { id: call.approvalId, approved },
+        };
+      }
+      if (call.state === 'done')
+        return { ...base, state: 'output-available' as const, output: call.output };
+      if (call.state === 'denied')
+        return {
+          ...base,
+          state: 'output-denied' as const,
+          approval: { id: call.id, approved: false },
+        };
+      if (call.state === 'error')
+        return { ...base, state: 'output-error' as const, errorText: call.errorText ?? '' };
+      return { ...base, state: 'input-available' as const };
+    }),
+    ...(row.content ? [{ type: 'text' as const, text: row.content, state: 'done' as const }] : []),
+  ] as ChorusUIMessage['parts'],
+});
 
 /** A file already stored (`/storage/v1/files`) as a part of the user message being sent. */
 export const attachmentPart = (file: MessageAttachment): FileUIPart => ({
@@ -247,6 +342,7 @@ export const rowFromLive = (message: ChorusUIMessage, streaming: boolean): ChatR
   sources: sourcesOf(message),
   toolCalls: toolCallsOf(message),
   attachments: attachmentsOf(message),
+  agent: agentOf(message, toolCallsOf(message)),
   stored: false,
 });
 
@@ -320,6 +416,22 @@ export const mergeRows = (input: {
   ];
 };
 
+/** An agent's reply keeps its tool calls and its run when it moves into the history. */
+const agentFields = (reply: ChorusUIMessage): Pick<Message, 'tool_calls' | 'agent_run'> => {
+  const calls = toolCallsOf(reply);
+  const agent = agentOf(reply, calls);
+  if (!agent) return {};
+  return {
+    tool_calls: calls.map(storedCall),
+    agent_run: {
+      id: agent.runId,
+      agent_id: null,
+      agent_name: agent.name,
+      status: agent.status,
+    },
+  };
+};
+
 type SettleInput = {
   conversationId: string;
   userId: string;
@@ -382,6 +494,7 @@ export const storedRowsFromExchange = ({
     status: interrupted ? 'interrupted' : 'complete',
     error: null,
     version: null,
+    ...agentFields(reply),
     created_at: createdAt,
   });
   return rows;

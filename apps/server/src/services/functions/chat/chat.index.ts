@@ -29,6 +29,16 @@ import { CustomAisRepository } from '../../../db/repositories/custom-ais.ts';
 import { customAiNotFound } from '../../rest/custom-ais/custom-ais.index.ts';
 import { checkImagesAccepted, claimAttachments, withAttachments } from './attachments.ts';
 import { replyWriter } from './reply-writer.ts';
+import { agentLimits } from '@chorus/shared/api/agents';
+import {
+  agentRunSettings,
+  checkRunCapacity,
+  resolveAgent,
+  runPatchAfterFinish,
+  type AgentRunSettings,
+} from '../../../agents/agent-turn.ts';
+import { ToolCallLog } from '../../../agents/tool-calls.ts';
+import { AgentRunsRepository } from '../../../db/repositories/agent-runs.ts';
 
 /** An error named as the AI SDK names a call that ran out of its time. */
 const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
@@ -159,13 +169,20 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     ? await new CustomAisRepository(deps.database.db, user.id).get(body.custom_ai_id)
     : null;
   if (body.custom_ai_id && !persona) throw customAiNotFound();
-  const provider = (persona?.provider as ProviderId | undefined) ?? body.provider;
+  // An agent (issue 18) takes the turn when named by id or by `@handle`: its model, instructions
+  // and tools, on the caller's keys and quota, under its step, time and token limits.
+  const agent = persona ? null : await resolveAgent(deps, user.id, body);
+  if (agent) await checkRunCapacity(deps, user.id);
+  const provider =
+    (agent?.provider as ProviderId | undefined) ??
+    (persona?.provider as ProviderId | undefined) ??
+    body.provider;
   const [call, turn] = await prepare(
     prepareModelCall(deps, {
       userId: user.id,
-      source: 'chat',
+      source: agent ? 'agent' : 'chat',
       provider,
-      model: persona ? persona.model : body.model,
+      model: agent ? agent.model : persona ? persona.model : body.model,
     }),
     loadTurn(messages, body),
   );
@@ -175,6 +192,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   let attachments: MessageAttachment[] = [];
   let knowledge: Awaited<ReturnType<typeof knowledgeForTurn>> = null;
   let modelMessages: ModelMessage[];
+  let run: AgentRunSettings | null = null;
   try {
     if (body.attachment_ids?.length && turn.newUserText) {
       attachments = await claimAttachments(deps, user.id, conversationId, body.attachment_ids);
@@ -185,7 +203,11 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       ? await withAttachments(deps, user.id, provider, turn.context)
       : toModelMessages(turn.context);
     const baseIds = [
-      ...new Set([...turn.knowledgeBaseIds, ...(persona?.knowledge_base_ids ?? [])]),
+      ...new Set([
+        ...turn.knowledgeBaseIds,
+        ...(persona?.knowledge_base_ids ?? []),
+        ...(agent?.knowledge_base_ids ?? []),
+      ]),
     ];
     if (baseIds.length > 0) {
       knowledge = await knowledgeForTurn(deps, {
@@ -195,16 +217,33 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         signal: c.req.raw.signal,
       });
     }
+    if (agent) {
+      run = await agentRunSettings(deps, {
+        userId: user.id,
+        agent,
+        conversationId: body.conversation_id,
+        provider,
+        model: call.model,
+        signal: c.req.raw.signal,
+      });
+    }
   } catch (error) {
     await call.refund();
     throw error;
   }
   const knowledgeSources = knowledge?.sources ?? [];
   const system =
-    [persona?.system_prompt.trim() ?? '', turn.systemPrompt.trim(), knowledge?.instructions ?? '']
+    [
+      run?.system ?? '',
+      persona?.system_prompt.trim() ?? '',
+      turn.systemPrompt.trim(),
+      knowledge?.instructions ?? '',
+    ]
       .filter(Boolean)
       .join('\n\n') || undefined;
   const replyId = randomUUID();
+  const runId = agent ? randomUUID() : undefined;
+  const toolCalls = agent ? new ToolCallLog() : null;
   const log = deps.log.child({ userId: user.id, conversationId, provider });
   const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
     messageChange(type, { id, conversation_id: conversationId });
@@ -227,6 +266,11 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     (resolve) => (reportEnd = (saving) => resolve({ saving })),
   );
   const end = (patch: Parameters<typeof writer.finish>[0]) => {
+    if (toolCalls) {
+      if (patch.status !== 'complete') toolCalls.settle('The run stopped before this call ended.');
+      writer.setToolCalls(toolCalls.list);
+      void run?.toolset.close();
+    }
     // A reply cut short keeps the passages it was given, too.
     const saving = writer.finish(
       knowledgeSources.length > 0 ? { sources: knowledgeSources, ...patch } : patch,
@@ -246,17 +290,42 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     {
       messages: modelMessages,
       system,
-      temperature: persona?.temperature ?? body.temperature,
+      temperature: agent?.temperature ?? persona?.temperature ?? body.temperature,
       topP: persona?.top_p ?? body.top_p,
       maxOutputTokens: persona?.max_tokens ?? body.max_tokens,
       signal: AbortSignal.any([c.req.raw.signal, stop.signal]),
+      ...(run && {
+        tools: run.toolset.tools,
+        stopWhen: run.stopWhen,
+        timeoutMs: agentLimits.runTimeoutMs,
+      }),
     },
     {
       onTextDelta: (delta) => writer.append(delta),
-      onFinish: ({ text, sources }) =>
-        end({ content: text, status: 'complete', sources: [...knowledgeSources, ...sources] }),
-      onAbort: ({ by }) =>
-        end({
+      onFinish: ({ text, sources, usage, responseMessages, steps }) => {
+        if (toolCalls) {
+          recordRun(
+            runPatchAfterFinish({
+              waiting: toolCalls.waiting.length > 0,
+              system,
+              context: modelMessages,
+              responseMessages,
+              steps,
+              usage,
+              prior: { steps: 0, input: 0, output: 0, elapsedMs: 0 },
+            }),
+          );
+        }
+        return end({
+          // Every step's text: an agent's reply is written around its tool calls.
+          content: toolCalls ? writer.text : text,
+          status: 'complete',
+          sources: [...knowledgeSources, ...sources],
+        });
+      },
+      onAbort: ({ by }) => {
+        recordRun({ status: 'stopped' });
+        return end({
           status: 'interrupted',
           // A stop the user asked for needs no reason; the server's own stops say why.
           ...(restarting
@@ -264,13 +333,16 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
             : by === 'timeout'
               ? { error_code: 'provider:timeout', error_message: call.describe(timedOut()) }
               : {}),
-        }),
-      onError: ({ code, message }) =>
-        end({
+        });
+      },
+      onError: ({ code, message }) => {
+        recordRun({ status: 'failed', error_code: code, error_message: message });
+        return end({
           status: writer.text ? 'interrupted' : 'error',
           error_code: code,
           error_message: message,
-        }),
+        });
+      },
     },
   );
   // On PostgreSQL the write goes out at once, beside the provider call. On the embedded
@@ -297,6 +369,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
           provider,
           model: call.model,
           reply_to_id: turn.userMessageId,
+          agent_run_id: runId,
         },
         instanceId: deps.instance.id,
         // The other tabs hear of the turn from the statement that stores it.
@@ -313,6 +386,28 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       if (!stored) throw conversationNotFound();
     });
   savedTurn(written);
+  // The run's row follows its reply's; what the run reports waits for it.
+  const runs = new AgentRunsRepository(deps.database.db, user.id);
+  const runStored =
+    agent && runId
+      ? written.then(() =>
+          runs.create({
+            id: runId,
+            agent_id: agent.id,
+            agent_name: agent.name,
+            agent_version: agent.version,
+            conversation_id: conversationId,
+            message_id: replyId,
+            instance_id: deps.instance.id,
+          }),
+        )
+      : Promise.resolve();
+  function recordRun(patch: Parameters<AgentRunsRepository['update']>[1]) {
+    if (!runId) return;
+    void runStored
+      .then(() => deps.saves.run('agent-run', () => runs.update(runId, patch)))
+      .catch((err: unknown) => log.warn({ err, runId }, 'recording the agent run failed'));
+  }
   // A message made from a saved prompt counts as a use of it once the turn is stored; nothing
   // waits for the count, and it never fails the chat. A prompt not the user's counts nothing.
   const promptId = body.prompt_id;
@@ -331,6 +426,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     assistant_message_id: replyId,
     provider,
     model: call.model,
+    ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
   };
   let turnFailed = false;
   // The reply is read from the provider at once; only its first part waits for the turn's commit.
@@ -355,6 +451,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         out.enqueue({ type: 'error', errorText: chatMessages.serverRestarting });
         return;
       }
+      if (toolCalls?.apply(part)) writer.setToolCalls(toolCalls.list);
       out.enqueue(part);
       // The reply's knowledge citations, as soon as it starts.
       if (part.type === 'start' && knowledgeSources.length > 0) {

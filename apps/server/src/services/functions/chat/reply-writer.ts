@@ -24,8 +24,12 @@ export const replyWriter = (opts: {
   onError: (e: unknown) => void;
   /** Selected with the last write: the realtime notice that the reply is complete. */
   finalNotice: SQL;
+  /** What the reply holds already: an agent run going on after an approval appends to it. */
+  initialText?: string;
 }) => {
-  let text = '';
+  let text = opts.initialText ?? '';
+  // An agent's tool calls (issue 18), written with the text once they change.
+  let toolCalls: unknown[] | undefined;
   const stored = opts.after.then(
     () => true,
     () => false,
@@ -37,7 +41,8 @@ export const replyWriter = (opts: {
   const flush = () => {
     chain = chain.then(async () => {
       if (!(await stored)) return;
-      await opts.repo.update(opts.id, { content: text }).catch((err: unknown) => {
+      const calls = toolCalls && { tool_calls: toolCalls };
+      await opts.repo.update(opts.id, { content: text, ...calls }).catch((err: unknown) => {
         // Once per reply: during an outage every interval would fail the same way.
         if (!partialFailed) opts.onError(err);
         partialFailed = true;
@@ -55,6 +60,14 @@ export const replyWriter = (opts: {
     get text() {
       return text;
     },
+    /** The reply's tool calls changed: written with the next partial write. */
+    setToolCalls(calls: unknown[]) {
+      toolCalls = structuredClone(calls);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        flush();
+      }, FLUSH_INTERVAL_MS);
+    },
     /**
      * The first outcome wins: finish, stop and failure can each report the end. Resolves true
      * once the reply is stored (or there was no row to store it in), false if it was given up.
@@ -66,7 +79,11 @@ export const replyWriter = (opts: {
       finished = chain.then(async () => {
         if (!(await stored)) return true;
         return opts.saves.run('reply', () =>
-          opts.repo.update(opts.id, { content: text, ...patch }, opts.finalNotice),
+          opts.repo.update(
+            opts.id,
+            { content: text, ...(toolCalls && { tool_calls: toolCalls }), ...patch },
+            opts.finalNotice,
+          ),
         );
       });
       return finished;

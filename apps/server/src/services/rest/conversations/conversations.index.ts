@@ -16,6 +16,7 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { toMessage } from '../../../http/serializers.ts';
+import { AgentRunsRepository } from '../../../db/repositories/agent-runs.ts';
 import { conversationChange, messageChange } from '../../realtime/changes.ts';
 import {
   createConversationRoute,
@@ -153,9 +154,18 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     });
     if (!page) throw conversationNotFound();
     const oldest = page.messages[0];
+    // An agent's replies name their agent and where its run stands (one read, only when any).
+    const runIds = page.messages.flatMap((m) => (m.agent_run_id ? [m.agent_run_id] : []));
+    const runs = await new AgentRunsRepository(c.var.deps.database.db, c.var.user.id).summaries(
+      runIds,
+    );
     return c.json(
       {
-        messages: page.messages.map(toMessage),
+        messages: page.messages.map((row) => {
+          const message = toMessage(row);
+          const run = row.agent_run_id ? runs.get(row.agent_run_id) : undefined;
+          return run ? { ...message, agent_run: run } : message;
+        }),
         older_cursor: page.older && oldest ? encodeSeqCursor(oldest.seq) : null,
         system_prompt: page.systemPrompt,
         knowledge_base_ids: page.knowledgeBaseIds,

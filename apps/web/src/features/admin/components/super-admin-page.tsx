@@ -1,8 +1,15 @@
-import { useDeferredValue, useState, type FormEvent } from 'react';
+import { X } from 'lucide-react';
+import { useDeferredValue, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Navigate } from 'react-router';
 import { toast } from 'sonner';
 import type { UserStatisticsRow } from '@chorus/shared/api/admin';
-import { SIGNUP_NOTICE_MAX, type AppSettings, type SignupMode } from '@chorus/shared/api/settings';
+import {
+  OUTBOUND_ALLOW_ENTRY_MAX,
+  OUTBOUND_ALLOW_HOSTS_MAX,
+  SIGNUP_NOTICE_MAX,
+  type AppSettings,
+  type SignupMode,
+} from '@chorus/shared/api/settings';
 import type { Role } from '@chorus/shared/roles';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -12,7 +19,7 @@ import { LinkButton } from '@/components/ui/link-button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
 import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api-error';
+import { errorMessage, isApiError } from '@/lib/api-error';
 import { useSession } from '@/lib/session';
 import { useAdminSettings } from '../api/get-settings';
 import { useAdminUsers } from '../api/get-users';
@@ -144,19 +151,142 @@ const AdminsCard = () => {
   );
 };
 
+/** Entries typed or pasted at once: split on spaces, commas and new lines. */
+const hostEntriesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+/**
+ * The outbound allow-list: private hosts (an intranet MCP server, a service on the LAN) that
+ * web fetch, HTTP tools and MCP servers may reach although they are not public. Empty by default.
+ */
+const AllowedHosts = ({
+  hosts,
+  error,
+  onChange,
+}: {
+  hosts: string[];
+  error: string | null;
+  onChange: (hosts: string[]) => void;
+}) => {
+  const [entry, setEntry] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const full = hosts.length >= OUTBOUND_ALLOW_HOSTS_MAX;
+  const add = () => {
+    const entries = hostEntriesOf(entry);
+    if (entries.length === 0) return;
+    const tooLong = entries.find((e) => e.length > OUTBOUND_ALLOW_ENTRY_MAX);
+    if (tooLong) {
+      setProblem(`An allowed host is at most ${OUTBOUND_ALLOW_ENTRY_MAX} characters`);
+      return;
+    }
+    const fresh = entries.filter((e, i) => !hosts.includes(e) && entries.indexOf(e) === i);
+    if (hosts.length + fresh.length > OUTBOUND_ALLOW_HOSTS_MAX) {
+      setProblem(`At most ${OUTBOUND_ALLOW_HOSTS_MAX} allowed hosts`);
+      return;
+    }
+    setProblem(null);
+    setEntry('');
+    onChange([...hosts, ...fresh]);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Enter adds the entry rather than saving the whole form.
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    add();
+  };
+  const shown = problem ?? error;
+  return (
+    <fieldset className="grid gap-2">
+      <legend className="mb-1 text-sm font-medium">Private hosts tools may reach</legend>
+      <p className="text-xs text-muted-foreground">
+        Web fetch, HTTP tools and MCP servers reach public addresses only. A host listed here is
+        reachable by every user’s tools, so anyone who can make an agent can read from it: list only
+        what all your users may see.
+      </p>
+      {hosts.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          None: no private host is reachable (the default).
+        </p>
+      ) : (
+        <ul aria-label="Allowed private hosts" className="flex flex-wrap gap-2">
+          {hosts.map((host) => (
+            <li
+              key={host}
+              className="inline-flex items-center gap-1 rounded-full border py-0.5 pr-1 pl-3 text-sm"
+            >
+              <code className="break-all">{host}</code>
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-6"
+                aria-label={`Remove ${host}`}
+                title="Remove"
+                onClick={() => onChange(hosts.filter((h) => h !== host))}
+              >
+                <X aria-hidden="true" />
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <label htmlFor="outbound-allow-entry" className="sr-only">
+          Add a private host
+        </label>
+        <Input
+          id="outbound-allow-entry"
+          className="max-w-sm"
+          placeholder="mcp.intranet.example, 10.0.0.5 or 10.20.0.0/16"
+          value={entry}
+          disabled={full}
+          aria-invalid={shown ? true : undefined}
+          aria-describedby={shown ? 'outbound-allow-error' : 'outbound-allow-hint'}
+          onChange={(e) => {
+            setEntry(e.target.value);
+            setProblem(null);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <Button variant="outline" disabled={full || entry.trim() === ''} onClick={add}>
+          Add host
+        </Button>
+      </div>
+      {shown ? (
+        <p id="outbound-allow-error" role="alert" className="text-sm text-destructive">
+          {shown}
+        </p>
+      ) : (
+        <p id="outbound-allow-hint" className="text-xs text-muted-foreground">
+          A host name, an IP address or a CIDR range; at most {OUTBOUND_ALLOW_HOSTS_MAX}. Changes
+          apply when you save the settings.
+        </p>
+      )}
+    </fieldset>
+  );
+};
+
+const sameList = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
+
 const SettingsForm = ({ settings }: { settings: AppSettings }) => {
   const [mode, setMode] = useState<SignupMode>(settings.signup_mode);
   const [notice, setNotice] = useState(settings.signup_notice);
+  const [hosts, setHosts] = useState(settings.outbound_allow_hosts);
+  const [hostsError, setHostsError] = useState<string | null>(null);
   const save = useSaveAdminSettings();
-  const dirty = mode !== settings.signup_mode || notice.trim() !== settings.signup_notice;
+  const dirty =
+    mode !== settings.signup_mode ||
+    notice.trim() !== settings.signup_notice ||
+    !sameList(hosts, settings.outbound_allow_hosts);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    setHostsError(null);
     save.mutate(
-      { signup_mode: mode, signup_notice: notice },
+      { signup_mode: mode, signup_notice: notice, outbound_allow_hosts: hosts },
       {
         onSuccess: (saved) => {
           setNotice(saved.signup_notice);
+          setHosts(saved.outbound_allow_hosts);
           toast.success('Settings saved', {
             description:
               saved.signup_mode === 'request'
@@ -164,8 +294,12 @@ const SettingsForm = ({ settings }: { settings: AppSettings }) => {
                 : 'Anyone can sign up.',
           });
         },
-        onError: (err) =>
-          toast.error('The settings were not saved', { description: errorMessage(err) }),
+        onError: (err) => {
+          if (isApiError(err) && err.code === 'outbound:bad_allow_entry') {
+            setHostsError(err.message);
+          }
+          toast.error('The settings were not saved', { description: errorMessage(err) });
+        },
       },
     );
   };
@@ -216,6 +350,14 @@ const SettingsForm = ({ settings }: { settings: AppSettings }) => {
           Plain text, at most {SIGNUP_NOTICE_MAX} characters. Leave empty to show nothing.
         </p>
       </div>
+      <AllowedHosts
+        hosts={hosts}
+        error={hostsError}
+        onChange={(next) => {
+          setHosts(next);
+          setHostsError(null);
+        }}
+      />
       <div>
         <Button type="submit" disabled={!dirty || save.isPending}>
           {save.isPending ? <Spinner className="size-4" label="Saving" /> : null}
@@ -232,7 +374,9 @@ const SettingsCard = () => {
     <Card>
       <CardHeader>
         <CardTitle>Workspace settings</CardTitle>
-        <CardDescription>Who can sign up, and what newcomers read first.</CardDescription>
+        <CardDescription>
+          Who can sign up, what newcomers read first, and which private hosts tools may reach.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {settings.isPending ? (

@@ -28,6 +28,10 @@ import { getPrompt } from '@/lib/queries/prompts';
 import { useProviderHasKey } from '@/lib/queries/key-availability';
 import { focusWhenReady } from '@/lib/focus-when-ready';
 import { isStopShortcut } from '@/lib/shortcuts';
+import type { Agent } from '@chorus/shared/api/agents';
+import { AgentApprovalsContext } from '@/components/chat/agent-approvals';
+import { api } from '@/lib/api-client';
+import { useAgentApprovalsState } from '../hooks/use-agent-approvals';
 import { toast } from '@/lib/toast';
 import { useOnline } from '@/lib/use-online';
 import { cn } from '@/lib/utils';
@@ -143,6 +147,32 @@ const useUsePromptParam = (fill: (prompt: Prompt) => void) => {
     );
     return () => controller.abort();
   }, [promptId, fill, setSearchParams]);
+};
+
+/**
+ * `/chat?agent={id}` (the Agents page's "Chat with it"): a new chat whose message starts with the
+ * agent's `@handle`, which hands the turn to it; the parameter is dropped.
+ */
+const useAgentParam = (setDraft: (text: string) => void) => {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const agentId = searchParams.get('agent');
+  useEffect(() => {
+    if (!agentId) return;
+    const controller = new AbortController();
+    api.get<Agent>(`/rest/v1/agents/${encodeURIComponent(agentId)}`, controller.signal).then(
+      (agent) => {
+        setSearchParams({}, { replace: true });
+        setDraft(`@${agent.handle} `);
+        focusWhenReady(composerId);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setSearchParams({}, { replace: true });
+        toast.error('Could not open the agent', { description: errorMessage(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [agentId, setDraft, setSearchParams]);
 };
 
 /**
@@ -284,13 +314,16 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
     },
   });
   useUsePromptParam(picker.fill);
+  useAgentParam(chat.setDraft);
+  const agentRuns = useAgentApprovalsState(conversationId);
+  const shownRows = useMemo(() => agentRuns.overlay(rows), [agentRuns, rows]);
 
   const sub = chat.subscription;
   return (
-    <>
+    <AgentApprovalsContext.Provider value={agentRuns.approvals}>
       {sub ? <sub.module.LiveChatSubscriber chat={sub.chat} onChange={sub.onChange} /> : null}
       <ChatView
-        rows={rows}
+        rows={shownRows}
         busy={busy}
         placeholder={placeholder}
         older={chat.older}
@@ -361,7 +394,7 @@ const ChatPane = ({ conversationId }: { conversationId: string | undefined }) =>
           </>
         }
       />
-    </>
+    </AgentApprovalsContext.Provider>
   );
 };
 

@@ -23,7 +23,12 @@ describe('/rest/v1/admin/settings', () => {
   it('starts open with no notice, and the public signup-mode says so', async () => {
     const res = await root.get<AppSettings>('/rest/v1/admin/settings');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ signup_mode: 'open', signup_notice: '', updated_at: null });
+    expect(res.body).toEqual({
+      signup_mode: 'open',
+      signup_notice: '',
+      outbound_allow_hosts: [],
+      updated_at: null,
+    });
     const open = await t.client().get<SignupModeResponse>('/rest/v1/signup-mode');
     expect(open.body).toEqual({ signup_mode: 'open', signup_notice: '' });
   });
@@ -90,5 +95,52 @@ describe('/rest/v1/admin/settings', () => {
     ]) {
       expect((await put(root, body)).status).toBe(400);
     }
+  });
+
+  it('keeps an allow-list of private hosts: checked, tidied and audit-logged', async () => {
+    const bad = await put(root, { outbound_allow_hosts: ['intranet.example', '10.0.0.0/33'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'outbound:bad_allow_entry' });
+    expect((bad.body as unknown as { error: string }).error).toContain('"10.0.0.0/33"');
+    for (const hosts of [[''], 'intranet.example', Array(101).fill('a.example')]) {
+      expect((await put(root, { outbound_allow_hosts: hosts })).status).toBe(400);
+    }
+
+    const res = await put(root, {
+      outbound_allow_hosts: [
+        ' mcp.intranet.example ',
+        '10.1.0.0/16',
+        '[fd12::5]',
+        'MCP.intranet.example',
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.outbound_allow_hosts).toEqual([
+      'mcp.intranet.example',
+      '10.1.0.0/16',
+      '[fd12::5]',
+    ]);
+    expect(res.body.signup_mode).toBe('request');
+    expect(
+      (await root.get<AppSettings>('/rest/v1/admin/settings')).body.outbound_allow_hosts,
+    ).toEqual(['mcp.intranet.example', '10.1.0.0/16', '[fd12::5]']);
+    const audit = await t.db
+      .select()
+      .from(adminAuditLogs)
+      .where(eq(adminAuditLogs.record_id, 'outbound_allow_hosts'));
+    expect(audit.map((a) => [a.admin_id, a.details])).toEqual([
+      [
+        root.id,
+        {
+          key: 'outbound_allow_hosts',
+          from: [],
+          to: ['mcp.intranet.example', '10.1.0.0/16', '[fd12::5]'],
+        },
+      ],
+    ]);
+
+    // The public sign-up view shows nothing of it.
+    const pub = await t.client().get('/rest/v1/signup-mode');
+    expect(JSON.stringify(pub.body)).not.toContain('intranet');
   });
 });
