@@ -11,6 +11,7 @@ import { startSmtpServer, stopSmtpServer } from './support/smtp.ts';
 import { providerSimUrlEnv } from './support/provider-sim.ts';
 import { runState } from './support/run-state.ts';
 import { superAdminEnv } from './support/super-admin.ts';
+import { startToolTargets } from './support/tool-targets.ts';
 import { newTestUser } from './support/users.ts';
 
 /**
@@ -69,6 +70,10 @@ export default async function globalSetup(_config: FullConfig) {
     Object.entries(sim.baseUrls).map(([id, url]) => [`${id.toUpperCase()}_BASE_URL`, url]),
   );
 
+  // What agents' tools reach: an MCP server, and private pages web fetch must refuse.
+  const toolTargets = await startToolTargets();
+  runState.toolTargets = toolTargets;
+
   const dataDir = mkdtempSync(join(e2eTmpDir, 'data-'));
   runState.dataDir = dataDir;
   // The embedded database starts as a copy of the migrated template the integration tests use
@@ -98,7 +103,9 @@ export default async function globalSetup(_config: FullConfig) {
     server.child.kill('SIGKILL');
     await stopSmtpServer(smtp);
     await sim.close();
+    await toolTargets.close();
     runState.sim = undefined;
+    runState.toolTargets = undefined;
     runState.server = undefined;
     runState.smtp = undefined;
     throw error;

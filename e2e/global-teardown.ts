@@ -4,12 +4,13 @@ import { runState } from './support/run-state.ts';
 import { stopSmtpServer } from './support/smtp.ts';
 
 export default async function globalTeardown() {
-  const { server, smtp, sim, dataDir } = runState;
+  const { server, smtp, sim, dataDir, toolTargets } = runState;
   try {
     if (server) await stopAppServer(server);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   } finally {
     if (smtp) await stopSmtpServer(smtp);
     if (sim) await sim.close();
+    if (toolTargets) await toolTargets.close();
   }
 }

@@ -53,3 +53,14 @@ export const openAsSuperAdmin = async (browser: Browser, path: string): Promise<
   await expect(page).toHaveURL((url) => url.pathname === path);
   return page;
 };
+
+/**
+ * The REST API as the run's super admin (its own client address), for set-up and clean-up that
+ * is not the subject of a test. The caller disposes of it.
+ */
+export const superAdminRequest = async (): Promise<APIRequestContext> =>
+  request.newContext({
+    baseURL: baseURL(),
+    storageState: await signedInAdmin(),
+    extraHTTPHeaders: { 'x-forwarded-for': uniqueClientIp(), origin: baseURL() },
+  });

@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from 'ai';
+import type { ModelMessage, UIMessageChunk } from 'ai';
 import type { StoredToolCall } from '@chorus/shared/api/agents';
 import { toolLimits } from '@chorus/shared/api/tools';
 
@@ -130,6 +130,57 @@ export class ToolCallLog {
       }
       default:
         return false;
+    }
+  }
+
+  /**
+   * Completes the list from what the model call returned, which holds every call of every step
+   * whatever the pace at which the stream was read: calls, approval requests and results.
+   */
+  reconcile(messages: readonly ModelMessage[]): void {
+    for (const message of messages) {
+      if (typeof message.content === 'string') continue;
+      for (const part of message.content) {
+        if (part.type === 'tool-call') {
+          if (!this.find(part.toolCallId)) {
+            this.calls.push({
+              id: part.toolCallId,
+              approval_id: null,
+              name: part.toolName,
+              input: part.input,
+              state: 'running',
+              error: null,
+              duration_ms: null,
+            });
+          }
+        } else if (part.type === 'tool-approval-request') {
+          const call = this.find(part.toolCallId);
+          if (call && call.state === 'running') {
+            call.state = 'awaiting-approval';
+            call.approval_id = part.approvalId;
+            this.started.delete(call.id);
+          }
+        } else if (part.type === 'tool-result') {
+          const call = this.find(part.toolCallId);
+          if (!call || call.state === 'done' || call.state === 'error' || call.state === 'denied')
+            continue;
+          const output = part.output;
+          call.approval_id = null;
+          if (output.type === 'execution-denied') {
+            call.state = 'denied';
+            this.started.delete(call.id);
+          } else if (output.type === 'error-text' || output.type === 'error-json') {
+            call.state = 'error';
+            call.error =
+              typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
+            this.end(call);
+          } else {
+            call.state = 'done';
+            call.output = storable('value' in output ? output.value : output);
+            this.end(call);
+          }
+        }
+      }
     }
   }
 

@@ -184,6 +184,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       {
         onTextDelta: (delta) => writer.append(delta),
         onFinish: async ({ usage, responseMessages, steps }) => {
+          calls.reconcile(responseMessages);
           await record(
             runPatchAfterFinish({
               waiting: calls.waiting.length > 0,
@@ -246,6 +247,8 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
           ui.merge(
             streamed.result
               .toUIMessageStream({
+                // The run goes on in the stored reply: the same message, not a new one.
+                generateMessageId: () => reply.id,
                 messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
                 onError: (error) => streamed.reportFailure(error),
               })

@@ -304,6 +304,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       onTextDelta: (delta) => writer.append(delta),
       onFinish: ({ text, sources, usage, responseMessages, steps }) => {
         if (toolCalls) {
+          toolCalls.reconcile(responseMessages);
           recordRun(
             runPatchAfterFinish({
               waiting: toolCalls.waiting.length > 0,

@@ -51,6 +51,8 @@ export const replyWriter = (opts: {
   };
   return {
     append(delta: string) {
+      // After the last write nothing more is written: a late part would overwrite it.
+      if (finished) return;
       text += delta;
       timer ??= setTimeout(() => {
         timer = undefined;
@@ -62,6 +64,7 @@ export const replyWriter = (opts: {
     },
     /** The reply's tool calls changed: written with the next partial write. */
     setToolCalls(calls: unknown[]) {
+      if (finished) return;
       toolCalls = structuredClone(calls);
       timer ??= setTimeout(() => {
         timer = undefined;

@@ -26,7 +26,10 @@ const chunksOf = (body: ReadableStream<Uint8Array>): ReadableStream<UIMessageChu
         for (const line of lines) {
           if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
           try {
-            out.enqueue(JSON.parse(line.slice(6)) as UIMessageChunk);
+            const chunk = JSON.parse(line.slice(6)) as UIMessageChunk;
+            // The run goes on in the stored reply: a new message id would start an empty one.
+            if (chunk.type === 'start') delete chunk.messageId;
+            out.enqueue(chunk);
           } catch {
             // A line that is not JSON is no part of the reply.
           }
@@ -78,13 +81,18 @@ export const useAgentApprovalsState = (conversationId: string | undefined) => {
         );
         if (!response.body) throw new Error('The server sent no reply.');
         const { readUIMessageStream } = await import('ai');
+        let failure: unknown;
         for await (const next of readUIMessageStream<ChorusUIMessage>({
           message,
           stream: chunksOf(response.body),
+          onError: (error) => {
+            failure = error;
+          },
         })) {
           message = next;
           show(true);
         }
+        if (failure) throw failure;
       } catch (error) {
         setErrors((all) =>
           new Map(all).set(
