@@ -50,6 +50,7 @@ import { adminPricingPlansRouter } from './services/rest/admin/pricing-plans/pri
 import { adminUsageStatisticsRouter } from './services/rest/admin/usage-statistics/usage-statistics.index.ts';
 import { adminAnalyticsRouter } from './services/rest/admin/analytics/analytics.index.ts';
 import { adminPromptsRouter } from './services/rest/admin/prompts/curation.index.ts';
+import { adminCustomAisRouter } from './services/rest/admin/custom-ais/custom-ais.index.ts';
 import { adminScenariosRouter } from './services/rest/admin/scenarios/scenarios.index.ts';
 import { libraryRouter } from './services/rest/library/library.index.ts';
 import { scenariosRouter } from './services/rest/scenarios/scenarios.index.ts';
@@ -307,6 +308,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', adminUsageStatisticsRouter)
     .route('/', adminAnalyticsRouter)
     .route('/', adminPromptsRouter)
+    .route('/', adminCustomAisRouter)
     .route('/', adminScenariosRouter)
     .route('/', libraryRouter)
     .route('/', scenariosRouter)

@@ -318,6 +318,14 @@ export const errorCatalogue = {
   'custom_ais:too_many': {
     message: 'You have as many custom AIs as you may keep. Delete one you no longer use.',
   },
+  'custom_ais:already_published': {
+    message:
+      'This custom AI is already published in Discover. To change its category, stop sharing it, then share it again.',
+  },
+  'custom_ais:not_shared': {
+    message:
+      'This custom AI is not waiting for review or published: its owner stopped sharing it, or it is gone. Reload the list.',
+  },
   'agents:not_found': {
     message: 'This agent does not exist, or it is not yours. Open Agents to see yours.',
   },

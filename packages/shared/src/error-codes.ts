@@ -94,6 +94,8 @@ export const errorCodes = [
   'chat:attachment_not_found',
   'custom_ais:not_found',
   'custom_ais:too_many',
+  'custom_ais:already_published',
+  'custom_ais:not_shared',
   'agents:not_found',
   'agents:too_many',
   'agents:handle_taken',

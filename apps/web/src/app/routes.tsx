@@ -141,6 +141,10 @@ const AdminPrompts = lazyPage(
   () => import('@/features/admin/components/admin-prompts-page'),
   'AdminPromptsPage',
 );
+const AdminCustomAis = lazyPage(
+  () => import('@/features/admin/components/admin-custom-ais-page'),
+  'AdminCustomAisPage',
+);
 // Its own chunk, with recharts: never part of the chat or the other admin pages.
 const AdminAnalytics = lazyPage(
   () => import('@/features/admin/components/analytics-page'),
@@ -225,6 +229,7 @@ export const routes: RouteObject[] = [
                   { path: 'audit-logs', element: <AdminAuditLogs /> },
                   { path: 'jobs', element: <AdminJobs /> },
                   { path: 'prompts', element: <AdminPrompts /> },
+                  { path: 'custom-ais', element: <AdminCustomAis /> },
                   { path: 'analytics', element: <AdminAnalytics /> },
                 ],
               },

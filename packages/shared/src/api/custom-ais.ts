@@ -17,6 +17,9 @@ export const customAiLimits = {
   knowledgeBases: 10,
   /** Custom AIs one user may keep. */
   perUser: 200,
+  /** As the filters of /discover take it. */
+  category: 60,
+  shareNote: 500,
 } as const;
 
 const text = (label: string, max: number) =>
@@ -52,6 +55,15 @@ export const customAiParametersSchema = z.object({
 });
 export type CustomAiParameters = z.infer<typeof customAiParametersSchema>;
 
+/**
+ * Sharing in /discover: `private` by default; the owner asks (`submitted`), an admin publishes it
+ * (`published`) or sends it back with a note (`rejected`). Any change to a published custom AI
+ * sends it back to `submitted` (out of /discover) until an admin publishes it again. A published
+ * one runs with each caller's keys and quota, never its author's.
+ */
+export const customAiShareStatuses = ['private', 'submitted', 'published', 'rejected'] as const;
+export type CustomAiShareStatus = (typeof customAiShareStatuses)[number];
+
 export const customAiSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -67,6 +79,21 @@ export const customAiSchema = z.object({
   knowledge_base_ids: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
+  /*
+   * Sharing in /discover. The server always sends these; they are optional so that clients and
+   * fixtures written before sharing stay valid (absent: private, and yours).
+   */
+  /** See `customAiShareStatuses`. */
+  share_status: z.enum(customAiShareStatuses).optional(),
+  /** Why an admin did not publish it (`rejected`); empty otherwise, and for anyone but its owner. */
+  share_note: z.string().optional(),
+  /** Its category in /discover, chosen when shared. */
+  category: z.string().optional(),
+  /**
+   * False for a published custom AI of someone else: its instructions are public, but its
+   * knowledge bases are not (`knowledge_base_ids` is empty) and it cannot be changed.
+   */
+  owned: z.boolean().optional(),
 });
 export type CustomAi = z.infer<typeof customAiSchema>;
 
@@ -116,3 +143,41 @@ export const updateCustomAiSchema = z
   .partial()
   .refine((b) => Object.keys(b).length > 0, { message: 'Send at least one field to change' });
 export type UpdateCustomAi = z.input<typeof updateCustomAiSchema>;
+
+export const shareCustomAiSchema = z.object({
+  category: text('The category', customAiLimits.category).min(1, 'Pick a category'),
+});
+export type ShareCustomAi = z.input<typeof shareCustomAiSchema>;
+
+/** Admin curation (issue 18): what owners shared, or what is published. */
+export const adminCustomAisQuerySchema = z.object({
+  status: z.enum(['submitted', 'published']).default('submitted'),
+});
+
+export const adminCustomAiSchema = customAiSchema.extend({
+  user_id: z.string(),
+  /** Null once the author's account is gone. */
+  author_email: z.string().nullable(),
+  featured: z.boolean(),
+  share_requested_at: z.string().nullable(),
+  published_at: z.string().nullable(),
+});
+export type AdminCustomAi = z.infer<typeof adminCustomAiSchema>;
+
+export const adminCustomAisResponseSchema = z.object({ custom_ais: z.array(adminCustomAiSchema) });
+export type AdminCustomAisResponse = z.infer<typeof adminCustomAisResponseSchema>;
+
+export const publishCustomAiSchema = z
+  .object({ featured: z.boolean({ error: 'featured is true or false' }).default(false) })
+  .strict();
+export type PublishCustomAi = z.input<typeof publishCustomAiSchema>;
+
+export const rejectCustomAiSchema = z
+  .object({
+    note: text('The note', customAiLimits.shareNote).min(
+      1,
+      'Say why it is not published, so its owner can fix it',
+    ),
+  })
+  .strict();
+export type RejectCustomAi = z.input<typeof rejectCustomAiSchema>;

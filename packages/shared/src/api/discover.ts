@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** What the public directory holds; agents and custom AIs join when their areas exist. */
-export const discoverKinds = ['prompt', 'scenario'] as const;
+/** What the public directory holds; agents join when their area exists. */
+export const discoverKinds = ['prompt', 'scenario', 'custom_ai'] as const;
 export type DiscoverKind = (typeof discoverKinds)[number];
 
 export const discoverQuerySchema = z.object({
@@ -18,14 +18,13 @@ export const discoverQuerySchema = z.object({
 });
 export type DiscoverQuery = z.input<typeof discoverQuerySchema>;
 
-export const discoverItemSchema = z.object({
-  kind: z.enum(discoverKinds),
+const itemFields = {
   id: z.string(),
   title: z.string(),
   description: z.string(),
   category: z.string(),
   tags: z.array(z.string()),
-  /** The start of the prompt: the prompt's text, or the scenario's prompt. */
+  /** The start of the prompt: the prompt's text, or the scenario's prompt (see custom AIs below). */
   preview: z.string(),
   featured: z.boolean(),
   /**
@@ -33,12 +32,33 @@ export const discoverItemSchema = z.object({
    * null when fewer than 5 (too few to show).
    */
   uses: z.number().int().nullable(),
+  /** When it was created; for a custom AI, when it was published. */
   created_at: z.string(),
+};
+
+/** A prompt of the library or a scenario of the cookbook: "Use" copies it. */
+export const discoverItemSchema = z.object({ kind: z.enum(['prompt', 'scenario']), ...itemFields });
+
+/**
+ * A published custom AI: `preview` is the start of its instructions (public once published), or
+ * its first conversation starter; `tags` is empty. "Start a chat" talks to it, on the caller's
+ * keys and quota.
+ */
+export const discoverCustomAiSchema = z.object({
+  kind: z.literal('custom_ai'),
+  ...itemFields,
+  /** An emoji or up to two letters; empty: its initials. */
+  avatar: z.string(),
 });
-export type DiscoverItem = z.infer<typeof discoverItemSchema>;
+
+export const discoverEntrySchema = z.discriminatedUnion('kind', [
+  discoverItemSchema,
+  discoverCustomAiSchema,
+]);
+export type DiscoverItem = z.infer<typeof discoverEntrySchema>;
 
 export const discoverPageSchema = z.object({
-  items: z.array(discoverItemSchema),
+  items: z.array(discoverEntrySchema),
   next_cursor: z.string().nullable(),
   /** Every category and tag of the public items, for the filters. */
   categories: z.array(z.string()),

@@ -4,7 +4,7 @@ import type { DiscoverItem, DiscoverKind } from '@chorus/shared/api/discover';
 import { trendMinCount } from '@chorus/shared/api/trends';
 import { rowsOf, type Db } from '../client.ts';
 import { containsPattern } from '../like.ts';
-import { libraryUses, prompts, scenarios } from '../schema/index.ts';
+import { customAis, libraryUses, prompts, scenarios } from '../schema/index.ts';
 
 export type DiscoverSort = 'newest' | 'most_used';
 
@@ -60,25 +60,36 @@ export const USES_WINDOW_DAYS = 30;
 const PREVIEW_CHARS = 280;
 
 /**
- * Every published prompt and cookbook scenario as one relation of the directory's columns. A
- * scenario has no tags; its text is its prompt, or its steps for an entry written before
- * scenarios had a prompt of their own (as `scenarioPrompt` reads it). `created_ms` is the sort
- * key at a cursor's precision: the database keeps microseconds, a cursor milliseconds.
+ * Every published prompt, cookbook scenario and custom AI as one relation of the directory's
+ * columns. A scenario has no tags; its text is its prompt, or its steps for an entry written
+ * before scenarios had a prompt of their own (as `scenarioPrompt` reads it). A custom AI has no
+ * tags either; its text is its instructions (public once published), or its first conversation
+ * starter, and it is dated by its publication. `created_ms` is the sort key at a cursor's
+ * precision: the database keeps microseconds, a cursor milliseconds.
  */
 const published = (kind: 'all' | DiscoverKind): SQL => {
   const promptRows = sql`
     select 'prompt'::text as kind, p.id, p.title, p.description, p.category, p.tags,
-      p.content as body, p.featured, date_trunc('milliseconds', p.created_at) as created_ms
+      p.content as body, p.featured, date_trunc('milliseconds', p.created_at) as created_ms,
+      ''::text as avatar
     from ${prompts} p where p.published`;
   const scenarioRows = sql`
     select 'scenario'::text as kind, s.id, s.title, s.description, s.category, '[]'::jsonb as tags,
       case when btrim(s.user_prompt, E' \\t\\r\\n') <> '' then s.user_prompt
         else array_to_string(array(select jsonb_array_elements_text(s.steps)), E'\\n\\n') end as body,
-      s.featured, date_trunc('milliseconds', s.created_at) as created_ms
+      s.featured, date_trunc('milliseconds', s.created_at) as created_ms, ''::text as avatar
     from ${scenarios} s where s.published`;
-  if (kind === 'prompt') return promptRows;
-  if (kind === 'scenario') return scenarioRows;
-  return sql`${promptRows} union all ${scenarioRows}`;
+  const customAiRows = sql`
+    select 'custom_ai'::text as kind, a.id, a.name as title, a.description, a.category,
+      '[]'::jsonb as tags,
+      case when btrim(a.system_prompt, E' \\t\\r\\n') <> '' then a.system_prompt
+        else coalesce(a.starters[1], '') end as body,
+      a.featured, date_trunc('milliseconds', coalesce(a.published_at, a.created_at)) as created_ms,
+      a.avatar
+    from ${customAis} a where a.share_status = 'published'`;
+  const byKind = { prompt: promptRows, scenario: scenarioRows, custom_ai: customAiRows };
+  if (kind !== 'all') return byKind[kind];
+  return sql`${promptRows} union all ${scenarioRows} union all ${customAiRows}`;
 };
 
 type Row = {
@@ -92,6 +103,7 @@ type Row = {
   featured: boolean;
   uses: number;
   created_at: string;
+  avatar: string;
 };
 
 /**
@@ -142,7 +154,7 @@ export class DiscoverRepository {
         : sql`i.created_ms desc, i.id desc`;
     const result = await this.db.execute(sql`
       select i.kind, i.id::text as id, i.title, i.description, i.category, i.tags,
-        left(i.body, ${PREVIEW_CHARS}) as preview, i.featured,
+        left(i.body, ${PREVIEW_CHARS}) as preview, i.featured, i.avatar,
         ${shownUses}::int as uses,
         to_char(i.created_ms at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
       from (${published(opts.kind)}) i
@@ -161,18 +173,22 @@ export class DiscoverRepository {
     const page = rows.slice(0, opts.limit);
     const last = page.at(-1);
     return {
-      items: page.map((r) => ({
-        kind: r.kind,
-        id: r.id,
-        title: r.title,
-        description: r.description,
-        category: r.category,
-        tags: r.tags,
-        preview: r.preview,
-        featured: r.featured,
-        uses: Number(r.uses) > 0 ? Number(r.uses) : null,
-        created_at: r.created_at,
-      })),
+      items: page.map((r): DiscoverItem => {
+        const item = {
+          id: r.id,
+          title: r.title,
+          description: r.description,
+          category: r.category,
+          tags: r.tags,
+          preview: r.preview,
+          featured: r.featured,
+          uses: Number(r.uses) > 0 ? Number(r.uses) : null,
+          created_at: r.created_at,
+        };
+        return r.kind === 'custom_ai'
+          ? { kind: r.kind, ...item, avatar: r.avatar }
+          : { kind: r.kind, ...item };
+      }),
       next:
         rows.length > opts.limit && last
           ? {
@@ -186,13 +202,15 @@ export class DiscoverRepository {
     };
   }
 
-  /** Every category and every tag of the published entries, alphabetically. */
+  /** Every category and every tag of the published entries, alphabetically (custom AIs have no tags). */
   async facets(): Promise<{ categories: string[]; tags: string[] }> {
     const [categories, tags] = await Promise.all([
       this.db.execute(sql`
         select category from ${prompts} where published and category <> ''
         union
         select category from ${scenarios} where published and category <> ''
+        union
+        select category from ${customAis} where share_status = 'published' and category <> ''
         order by 1 limit 500`),
       this.db.execute(sql`
         select distinct tag from ${prompts} p, jsonb_array_elements_text(p.tags) as tag

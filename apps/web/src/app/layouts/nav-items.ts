@@ -81,6 +81,7 @@ export const adminNav: NavSection[] = [
       { to: '/admin/pricing-plans', label: 'Pricing plans', icon: Gauge },
       { to: '/admin/usage-statistics', label: 'Usage statistics', icon: TrendingUp },
       { to: '/admin/prompts', label: 'Prompts', icon: ScrollText },
+      { to: '/admin/custom-ais', label: 'Custom AIs', icon: Sparkles },
       { to: '/admin/analytics', label: 'Analytics', icon: BarChart3 },
       { to: '/admin/super-admin', label: 'Super admin', icon: Shield },
       { to: '/admin/jobs', label: 'Background jobs', icon: ServerCog },

@@ -19,3 +19,33 @@ export const customAisQueryOptions = () =>
 
 /** The user's custom AIs, newest first: the page lists them, the chat's model picker offers them. */
 export const useCustomAis = (enabled = true) => useQuery({ ...customAisQueryOptions(), enabled });
+
+/** One custom AI: one of the user's, or a published one of someone else (`owned: false`). */
+export const customAiQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: [...customAisQueryKey, 'one', id],
+    queryFn: ({ signal }) => api.get<CustomAi>(customAiPath(id), signal),
+    staleTime: 30_000,
+  });
+
+/**
+ * The custom AI a chat talks to, found in the user's list or else (a published one of someone
+ * else, opened from /discover) read on its own. `customAis` is the list, with that one added so
+ * the model picker can name it. `gone` once neither has it: deleted, or no longer shared.
+ */
+export const useCustomAiForChat = (id: string | null) => {
+  const list = useCustomAis();
+  const listed = list.data?.custom_ais;
+  const own = id ? listed?.find((ai) => ai.id === id) : undefined;
+  const shared = useQuery({
+    ...customAiQueryOptions(id ?? ''),
+    enabled: Boolean(id && listed && !own),
+  });
+  const other = !own && id && shared.data?.id === id ? shared.data : undefined;
+  const customAi = own ?? other;
+  return {
+    customAi,
+    customAis: other && listed ? [...listed, other] : listed,
+    gone: Boolean(id && listed && !customAi && !shared.isPending && !shared.isFetching),
+  };
+};

@@ -166,7 +166,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   // A custom AI (issue 18) answers with its own provider, model, instructions and settings, on
   // the caller's keys and quota; only a chat that names one reads it.
   const persona = body.custom_ai_id
-    ? await new CustomAisRepository(deps.database.db, user.id).get(body.custom_ai_id)
+    ? await new CustomAisRepository(deps.database.db, user.id).getUsable(body.custom_ai_id)
     : null;
   if (body.custom_ai_id && !persona) throw customAiNotFound();
   // An agent (issue 18) takes the turn when named by id or by `@handle`: its model, instructions

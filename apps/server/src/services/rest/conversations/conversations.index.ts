@@ -92,7 +92,7 @@ export const conversationsRouter = createRouter<AuthedEnv>()
     }
     if (
       patch.custom_ai_id &&
-      !(await new CustomAisRepository(c.var.deps.database.db, c.var.user.id).get(
+      !(await new CustomAisRepository(c.var.deps.database.db, c.var.user.id).getUsable(
         patch.custom_ai_id,
       ))
     ) {

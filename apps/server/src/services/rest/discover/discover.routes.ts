@@ -8,9 +8,9 @@ export const discoverRoute = createRoute({
   path: '/discover',
   tags: ['Library'],
   summary:
-    'The public directory: published prompts and cookbook scenarios in one list (no sign-in needed)',
+    'The public directory: published prompts, cookbook scenarios and custom AIs in one list (no sign-in needed)',
   description:
-    '`search` looks in the title, description, text and tags; `kind`, `category` and `tag` filter. `sort=newest` (the default) is newest first; `sort=most_used` puts first what the most people copied or ran in the last 30 days, then newest. `uses` counts those people, and is null under 5. Pages by `cursor` (the previous page’s `next_cursor`, with the same filters and sort). `categories` and `tags` are those of every public entry. No author or owner is ever shown.',
+    '`search` looks in the title, description, text and tags; `kind`, `category` and `tag` filter. `sort=newest` (the default) is newest first; `sort=most_used` puts first what the most people copied or ran in the last 30 days, then newest. `uses` counts those people, and is null under 5. Pages by `cursor` (the previous page’s `next_cursor`, with the same filters and sort). `categories` and `tags` are those of every public entry. A custom AI (`kind: custom_ai`) has its `avatar`, no tags, and no uses counted (null); its preview is the start of its instructions. No author or owner is ever shown.',
   request: { query: discoverQuerySchema },
   responses: {
     200: jsonContent(discoverPageSchema, 'A page; pass `next_cursor` as `cursor` for the next'),

@@ -23,7 +23,7 @@ import { errorMessage, isApiError } from '@/lib/api-error';
 import { useProviderSettings } from '@/lib/chat/provider-settings';
 import { prefetchLiveChat } from '@/lib/chat/use-live-chat';
 import { useListedConversation } from '@/lib/queries/conversations';
-import { useCustomAis } from '@/lib/queries/custom-ais';
+import { useCustomAiForChat } from '@/lib/queries/custom-ais';
 import { getPrompt } from '@/lib/queries/prompts';
 import { useProviderHasKey } from '@/lib/queries/key-availability';
 import { focusWhenReady } from '@/lib/focus-when-ready';
@@ -191,15 +191,14 @@ const useCustomAiParam = (conversationId: string | undefined) => {
 
 /**
  * The custom AI the conversation talks to, its choice, and what the chat then uses: its provider.
- * One the loaded list lacks (deleted meanwhile) is not sent: the chat goes back to its model.
+ * One that is gone (deleted, or no longer shared) is not sent: the chat goes back to its model.
  */
 const useChatCustomAi = (conversationId: string | undefined) => {
   useCustomAiParam(conversationId);
-  const list = useCustomAis();
   const choice = useConversationCustomAi(conversationId);
-  const customAis = list.data?.custom_ais;
-  const customAi = choice.id ? customAis?.find((ai) => ai.id === choice.id) : undefined;
-  const id = customAis && !customAi ? null : choice.id;
+  // One of the user's, or a published one of someone else (from /discover).
+  const { customAi, customAis, gone } = useCustomAiForChat(choice.id);
+  const id = gone ? null : choice.id;
   const persona = useMemo<ReplyPersona | undefined>(
     () =>
       customAi

@@ -1,5 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateCustomAi, CustomAi, UpdateCustomAi } from '@chorus/shared/api/custom-ais';
+import type {
+  CreateCustomAi,
+  CustomAi,
+  ShareCustomAi,
+  UpdateCustomAi,
+} from '@chorus/shared/api/custom-ais';
 import { api } from '@/lib/api-client';
 import { conversationsQueryKey } from '@/lib/queries/conversations';
 import { customAiPath, customAisQueryKey } from '@/lib/queries/custom-ais';
@@ -31,5 +36,26 @@ export const useDeleteCustomAi = () => {
         queryClient.invalidateQueries({ queryKey: customAisQueryKey }),
         queryClient.invalidateQueries({ queryKey: conversationsQueryKey }),
       ]),
+  });
+};
+
+const sharePath = (id: string) => `${customAiPath(id)}/share`;
+
+/** Asks the curators to publish it in /discover: it waits for review. */
+export const useShareCustomAi = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, share }: { id: string; share: ShareCustomAi }) =>
+      api.post<CustomAi>(sharePath(id), share),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: customAisQueryKey }),
+  });
+};
+
+/** Private again: out of /discover, or out of the review queue. */
+export const useUnshareCustomAi = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<CustomAi>(sharePath(id)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: customAisQueryKey }),
   });
 };

@@ -306,4 +306,99 @@ describe('the custom AIs page', () => {
     );
     expect(await screen.findByText('No custom AIs yet')).toBeTruthy();
   });
+
+  it('shares a custom AI to Discover with a category, saying its instructions become public', async () => {
+    let current = customAi();
+    const calls = stubServer((method, path) => {
+      if (path === '/rest/v1/custom-ais') return json({ custom_ais: [current] });
+      if (path === `/rest/v1/custom-ais/${aiId}/share` && method === 'POST') {
+        current = customAi({ share_status: 'submitted', category: 'Learning', owned: true });
+        return json(current);
+      }
+      return undefined;
+    });
+    renderPage();
+    const card = await screen.findByRole('listitem', { name: 'Pirate tutor' });
+    expect(within(card).getByTestId('custom-ai-share').textContent).toContain('Private');
+    fireEvent.click(within(card).getByRole('button', { name: 'Share to Discover' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share “Pirate tutor” to Discover' });
+    expect(dialog.textContent).toContain('Its instructions become visible to everyone.');
+    expect(dialog.textContent).toContain('on their own keys and quota, never yours');
+
+    // A category is needed before anything is sent.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Ask for review' }));
+    expect(await within(dialog).findByText(/Pick a category/)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(within(dialog).getByLabelText('Category'), {
+      target: { value: ' Learning ' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Ask for review' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([
+        {
+          method: 'POST',
+          path: `/rest/v1/custom-ais/${aiId}/share`,
+          body: { category: 'Learning' },
+        },
+      ]),
+    );
+    const shared = await screen.findByRole('listitem', { name: 'Pirate tutor' });
+    await waitFor(() =>
+      expect(within(shared).getByTestId('custom-ai-share').textContent).toContain(
+        'Waiting for review',
+      ),
+    );
+    expect(within(shared).getByRole('button', { name: 'Stop sharing' })).toBeTruthy();
+  });
+
+  it('shows each sharing status, with the curators’ note, and stops sharing', async () => {
+    let published = customAi({ share_status: 'published', category: 'Learning', owned: true });
+    const calls = stubServer((method, path) => {
+      if (path === '/rest/v1/custom-ais') {
+        return json({
+          custom_ais: [
+            published,
+            customAi({
+              id: '00000000-0000-4000-8000-000000000002',
+              name: 'Contract reviewer',
+              share_status: 'rejected',
+              share_note: 'Say which law it knows.',
+              category: 'Law',
+            }),
+          ],
+        });
+      }
+      if (path === `/rest/v1/custom-ais/${aiId}/share` && method === 'DELETE') {
+        published = customAi({ share_status: 'private', owned: true });
+        return json(published);
+      }
+      return undefined;
+    });
+    renderPage();
+    const pirate = await screen.findByRole('listitem', { name: 'Pirate tutor' });
+    const status = within(pirate).getByTestId('custom-ai-share').textContent;
+    expect(status).toContain('Published');
+    expect(status).toContain('A change you save sends it back for review.');
+    const reviewer = screen.getByRole('listitem', { name: 'Contract reviewer' });
+    expect(within(reviewer).getByTestId('custom-ai-share').textContent).toContain(
+      'Not published: Say which law it knows.',
+    );
+    // Not published: it can be shared again.
+    expect(within(reviewer).getByRole('button', { name: 'Share to Discover' })).toBeTruthy();
+
+    fireEvent.click(within(pirate).getByRole('button', { name: 'Stop sharing' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+        `/rest/v1/custom-ais/${aiId}/share`,
+      ]),
+    );
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listitem', { name: 'Pirate tutor' })).getByRole('button', {
+          name: 'Share to Discover',
+        }),
+      ).toBeTruthy(),
+    );
+  });
 });

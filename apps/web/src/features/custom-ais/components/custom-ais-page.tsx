@@ -1,4 +1,13 @@
-import { BookOpen, Library, MessageSquare, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
+import {
+  BookOpen,
+  Globe,
+  Library,
+  MessageSquare,
+  Pencil,
+  Plus,
+  Sparkles,
+  Trash2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
@@ -14,8 +23,10 @@ import { errorMessage } from '@/lib/api-error';
 import { helpLinks } from '@/lib/help-links';
 import { useCustomAis } from '@/lib/queries/custom-ais';
 import { toast } from '@/lib/toast';
-import { useDeleteCustomAi } from '../api/custom-ais';
+import { cn } from '@/lib/utils';
+import { useDeleteCustomAi, useUnshareCustomAi } from '../api/custom-ais';
 import { CustomAiDialog } from './custom-ai-dialog';
+import { ShareCustomAiDialog } from './share-custom-ai-dialog';
 
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString()} ${n === 1 ? one : many}`;
@@ -30,14 +41,63 @@ const modelLabel = (ai: CustomAi): string => {
 
 const startChatPath = (ai: CustomAi) => `/chat?custom_ai=${encodeURIComponent(ai.id)}`;
 
+const shareLabel = {
+  private: 'Private',
+  submitted: 'Waiting for review',
+  published: 'Published',
+  rejected: 'Not published',
+} as const;
+
+/** Where it stands in /discover, and what that means for its owner. */
+const ShareStatus = ({ ai }: { ai: CustomAi }) => {
+  const status = ai.share_status ?? 'private';
+  return (
+    <div className="grid gap-1 text-xs" data-testid="custom-ai-share">
+      <p className="flex flex-wrap items-center gap-2">
+        <span
+          className={cn(
+            'rounded px-1.5 py-0.5 font-medium',
+            status === 'published'
+              ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100'
+              : status === 'rejected'
+                ? 'bg-destructive/10 text-destructive'
+                : 'bg-muted',
+          )}
+        >
+          {shareLabel[status]}
+          {status === 'rejected' && ai.share_note ? `: ${ai.share_note}` : null}
+        </span>
+        {status !== 'private' && ai.category ? (
+          <span className="text-muted-foreground">{ai.category}</span>
+        ) : null}
+      </p>
+      {status === 'published' ? (
+        <p className="text-muted-foreground">
+          In Discover for everyone. A change you save sends it back for review.
+        </p>
+      ) : status === 'submitted' ? (
+        <p className="text-muted-foreground">
+          An admin will publish it in Discover, or say why not.
+        </p>
+      ) : null}
+    </div>
+  );
+};
+
 const CustomAiCard = ({
   ai,
   onEdit,
   onDelete,
+  onShare,
+  onUnshare,
+  unsharing,
 }: {
   ai: CustomAi;
   onEdit: () => void;
   onDelete: () => void;
+  onShare: () => void;
+  onUnshare: () => void;
+  unsharing: boolean;
 }) => (
   <li aria-label={ai.name} className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm">
     <div className="flex items-start gap-3">
@@ -62,6 +122,7 @@ const CustomAiCard = ({
         {plural(ai.knowledge_base_ids.length, 'knowledge base', 'knowledge bases')}
       </span>
     </p>
+    <ShareStatus ai={ai} />
     <div className="flex flex-wrap gap-2">
       <LinkButton to={startChatPath(ai)} size="sm">
         <MessageSquare aria-hidden="true" /> Start a chat
@@ -69,6 +130,15 @@ const CustomAiCard = ({
       <Button variant="outline" size="sm" onClick={onEdit}>
         <Pencil aria-hidden="true" /> Edit
       </Button>
+      {ai.share_status === 'submitted' || ai.share_status === 'published' ? (
+        <Button variant="outline" size="sm" onClick={onUnshare} disabled={unsharing}>
+          Stop sharing
+        </Button>
+      ) : (
+        <Button variant="outline" size="sm" onClick={onShare}>
+          <Globe aria-hidden="true" /> Share to Discover
+        </Button>
+      )}
       <Button
         variant="ghost"
         size="icon"
@@ -92,6 +162,14 @@ export const CustomAisPage = () => {
   const [editing, setEditing] = useState<{ ai: CustomAi | null } | null>(null);
   const [deleting, setDeleting] = useState<CustomAi | null>(null);
   const remove = useDeleteCustomAi();
+  const [sharing, setSharing] = useState<CustomAi | null>(null);
+  const unshare = useUnshareCustomAi();
+  const stopSharing = (ai: CustomAi) =>
+    unshare.mutate(ai.id, {
+      onSuccess: () => toast.success(`“${ai.name}” is private again`),
+      onError: (error) =>
+        toast.error(`Could not stop sharing “${ai.name}”`, { description: errorMessage(error) }),
+    });
   const openNew = () => setEditing({ ai: null });
   const ais = list.data?.custom_ais ?? [];
 
@@ -133,6 +211,9 @@ export const CustomAisPage = () => {
             ai={ai}
             onEdit={() => setEditing({ ai })}
             onDelete={() => setDeleting(ai)}
+            onShare={() => setSharing(ai)}
+            onUnshare={() => stopSharing(ai)}
+            unsharing={unshare.isPending}
           />
         ))}
       </ul>
@@ -166,6 +247,7 @@ export const CustomAisPage = () => {
         onClose={() => setEditing(null)}
         onSaved={() => setEditing(null)}
       />
+      <ShareCustomAiDialog ai={sharing} onClose={() => setSharing(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete “${deleting?.name ?? ''}”?`}

@@ -1,14 +1,18 @@
-import { Copy } from 'lucide-react';
+import { Copy, MessageSquare } from 'lucide-react';
 import { Link } from 'react-router';
 import type { DiscoverItem } from '@chorus/shared/api/discover';
+import { CustomAiAvatar } from '@/components/custom-ais/custom-ai-avatar';
 import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 import { cn } from '@/lib/utils';
+import { customAiChatPath } from '../utils/discover-params';
 
-const kindLabel = { prompt: 'Prompt', scenario: 'Scenario' } as const;
+const kindLabel = { prompt: 'Prompt', scenario: 'Scenario', custom_ai: 'Custom AI' } as const;
 
 const kindBadge = {
   prompt: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-100',
   scenario: 'bg-violet-100 text-violet-900 dark:bg-violet-950 dark:text-violet-100',
+  custom_ai: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
 } as const;
 
 /** `uses` counts the different people who copied or ran it. */
@@ -57,15 +61,22 @@ export const DiscoverCard = ({
           </span>
         ) : null}
       </div>
-      <h2 id={headingId} className="text-lg leading-snug font-semibold break-words">
-        {item.title}
-      </h2>
+      <div className="flex items-center gap-3">
+        {item.kind === 'custom_ai' ? (
+          <CustomAiAvatar name={item.title} avatar={item.avatar} />
+        ) : null}
+        <h2 id={headingId} className="min-w-0 text-lg leading-snug font-semibold break-words">
+          {item.title}
+        </h2>
+      </div>
       {item.description ? (
         <p className="text-sm text-muted-foreground">{item.description}</p>
       ) : null}
       {item.preview ? (
         <div className="rounded-md bg-muted/50 p-3">
-          <p className="text-xs font-medium text-muted-foreground">Prompt</p>
+          <p className="text-xs font-medium text-muted-foreground">
+            {item.kind === 'custom_ai' ? 'Instructions' : 'Prompt'}
+          </p>
           <p className="mt-1 line-clamp-4 text-sm break-words whitespace-pre-wrap">
             {item.preview}
           </p>
@@ -92,7 +103,14 @@ export const DiscoverCard = ({
         <p className="text-xs text-muted-foreground">
           {item.uses === null ? null : usesText(item.uses)}
         </p>
-        {copied ? (
+        {item.kind === 'custom_ai' ? (
+          // Its replies use the caller's keys and quota; a guest signs in on the way.
+          <LinkButton to={customAiChatPath(item.id)}>
+            <MessageSquare aria-hidden="true" />
+            Start a chat
+            <span className="sr-only"> with “{item.title}”</span>
+          </LinkButton>
+        ) : copied ? (
           <p role="status" className="text-sm">
             In your prompts.{' '}
             <Link to="/prompts" className="font-medium text-primary underline underline-offset-4">

@@ -16,6 +16,7 @@ const kinds: { value: KindFilter; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'prompt', label: 'Prompts' },
   { value: 'scenario', label: 'Scenarios' },
+  { value: 'custom_ai', label: 'Custom AIs' },
 ];
 
 const chip = (pressed: boolean) =>

@@ -8,7 +8,9 @@ import { DiscoverPage } from './discover-page';
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const item = (over: Partial<DiscoverItem>): DiscoverItem => ({
+type LibraryItem = Extract<DiscoverItem, { kind: 'prompt' | 'scenario' }>;
+
+const item = (over: Partial<LibraryItem>): LibraryItem => ({
   kind: 'prompt',
   id: 'p-1',
   title: 'Polite follow-up email',
@@ -21,6 +23,14 @@ const item = (over: Partial<DiscoverItem>): DiscoverItem => ({
   created_at: '2026-01-01T00:00:00.000Z',
   ...over,
 });
+
+const customAiItem = (over: Partial<Extract<DiscoverItem, { kind: 'custom_ai' }>> = {}) =>
+  ({
+    ...item({ id: 'ai-1', title: 'Pirate tutor', tags: [], preview: 'Answer like a pirate.' }),
+    kind: 'custom_ai',
+    avatar: '🦜',
+    ...over,
+  }) satisfies DiscoverItem;
 
 const page = (items: DiscoverItem[], next_cursor: string | null = null): Page => ({
   items,
@@ -217,6 +227,46 @@ describe('the discover directory', () => {
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([
       'POST /rest/v1/library/prompts/p-1/copy',
     ]);
+  });
+
+  it('shows a published custom AI with its avatar and instructions, and starts a chat with it', async () => {
+    const calls = stubServer((url) =>
+      url.pathname === '/rest/v1/discover' ? json(page([customAiItem()])) : undefined,
+    );
+    const { router } = renderRoutes({
+      path: '/discover',
+      routes: [...routes, { path: '/chat', element: <p>Chat page</p> }],
+      session: signedInSession,
+    });
+    const card = await screen.findByRole('listitem', { name: 'Pirate tutor' });
+    expect(card.getAttribute('data-kind')).toBe('custom_ai');
+    expect(card.textContent).toContain('Custom AI');
+    expect(card.textContent).toContain('🦜');
+    expect(card.textContent).toContain('Instructions');
+    expect(card.textContent).toContain('Answer like a pirate.');
+    expect(within(card).queryByRole('button', { name: /Use this/ })).toBeNull();
+    const start = within(card).getByRole('link', { name: 'Start a chat with “Pirate tutor”' });
+    expect(start.getAttribute('href')).toBe('/chat?custom_ai=ai-1');
+    fireEvent.click(start);
+    await waitFor(() => expect(location(router)).toBe('/chat?custom_ai=ai-1'));
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+
+  it('filters by the custom AI kind', async () => {
+    const calls = stubServer((url) =>
+      url.pathname === '/rest/v1/discover' ? json(page([customAiItem()])) : undefined,
+    );
+    const { router } = renderRoutes({ path: '/discover', routes });
+    await screen.findByRole('list', { name: 'Results' });
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Kind' })).getByRole('button', {
+        name: 'Custom AIs',
+      }),
+    );
+    await waitFor(() => expect(location(router)).toBe('/discover?kind=custom_ai'));
+    await waitFor(() =>
+      expect(calls.at(-1)).toBe('GET /rest/v1/discover?kind=custom_ai&sort=newest&limit=24'),
+    );
   });
 
   it('copies a prompt at once for someone signed in', async () => {

@@ -33,7 +33,7 @@ export const DiscoverPage = () => {
   usePageMeta({
     title: 'Discover',
     description:
-      'Search the prompts and scenarios shared on this Chorus instance by category, tag and popularity, and copy one into your workspace.',
+      'Search the prompts, scenarios and custom AIs shared on this Chorus instance by category, tag and popularity; copy one into your workspace or start a chat.',
   });
   const session = useSession();
   const navigate = useNavigate();
@@ -105,7 +105,9 @@ export const DiscoverPage = () => {
         disabled={copying !== null}
         copied={copied.has(key)}
         highlighted={wanted !== null && itemKey(wanted.kind, wanted.id) === key}
-        onUse={() => use({ kind: item.kind, id: item.id, title: item.title })}
+        onUse={() => {
+          if (item.kind !== 'custom_ai') use({ kind: item.kind, id: item.id, title: item.title });
+        }}
         onTag={(tag) => setFilters({ tag })}
       />
     );
@@ -115,7 +117,7 @@ export const DiscoverPage = () => {
     <div>
       <PageHeader
         title="Discover"
-        description="Everything shared on this instance in one place: prompts from the library and scenarios from the cookbook. Use one to copy it into your own workspace and make it yours."
+        description="Everything shared on this instance in one place: prompts from the library, scenarios from the cookbook and custom AIs. Use a prompt or scenario to copy it into your own workspace, or start a chat with a custom AI."
       />
       {resuming && wanted ? (
         <p role="status" className="mb-6 flex items-center gap-3 text-sm">
@@ -162,8 +164,8 @@ export const DiscoverPage = () => {
                 </Button>
               }
             >
-              No public prompt or scenario matches this search, kind, category and tag. Try fewer
-              words, another category, or clear the filters.
+              No public prompt, scenario or custom AI matches this search, kind, category and tag.
+              Try fewer words, another category, or clear the filters.
             </EmptyState>
           ) : (
             <EmptyState

@@ -24,16 +24,26 @@ export const defaultFilters: DiscoverFilters = {
   sort: 'newest',
 };
 
+/** What "Use" copies into the person's workspace; a custom AI is talked to instead. */
+export type CopyableKind = Exclude<DiscoverKind, 'custom_ai'>;
+
 /** The item chosen before signing in: `?use=prompt:<id>`. */
-export type UseRequest = { kind: DiscoverKind; id: string };
+export type UseRequest = { kind: CopyableKind; id: string };
 export const useParam = 'use';
 
 // Not the contract's `discoverKinds`: its module builds zod schemas, and a value imported from it
 // brings all of zod into this public page's first load.
-const kinds: readonly DiscoverKind[] = ['prompt', 'scenario'];
+const copyable: readonly CopyableKind[] = ['prompt', 'scenario'];
+const kinds: readonly DiscoverKind[] = [...copyable, 'custom_ai'];
 
 const isKind = (value: string | null): value is DiscoverKind =>
   (kinds as readonly string[]).includes(value ?? '');
+
+const isCopyable = (value: string): value is CopyableKind =>
+  (copyable as readonly string[]).includes(value);
+
+/** A published custom AI opens in a new chat (sign-in first, for a guest, by the route guard). */
+export const customAiChatPath = (id: string) => `/chat?custom_ai=${encodeURIComponent(id)}`;
 
 export const readFilters = (params: URLSearchParams): DiscoverFilters => {
   const kind = params.get('kind');
@@ -83,7 +93,7 @@ export const readUseRequest = (params: URLSearchParams): UseRequest | null => {
   const at = value.indexOf(':');
   const kind = value.slice(0, at);
   const id = value.slice(at + 1);
-  return at > 0 && isKind(kind) && id ? { kind, id } : null;
+  return at > 0 && isCopyable(kind) && id ? { kind, id } : null;
 };
 
 /**
