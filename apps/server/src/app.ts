@@ -57,8 +57,11 @@ import { scenariosRouter } from './services/rest/scenarios/scenarios.index.ts';
 import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.index.ts';
 import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
+import { workflowRunRouter } from './services/functions/workflow-run/workflow-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
 import { customAisRouter } from './services/rest/custom-ais/custom-ais.index.ts';
+import { schedulesRouter } from './services/rest/schedules/schedules.index.ts';
+import { workflowsRouter } from './services/rest/workflows/workflows.index.ts';
 import { mcpServersRouter } from './services/rest/mcp-servers/mcp-servers.index.ts';
 import { toolsRouter } from './services/rest/tools/tools.index.ts';
 import { agentsRouter } from './services/rest/agents/agents.index.ts';
@@ -317,6 +320,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', promptsRouter)
     .route('/', knowledgeBasesRouter)
     .route('/', customAisRouter)
+    .route('/', schedulesRouter)
+    .route('/', workflowsRouter)
     .route('/', mcpServersRouter)
     .route('/', toolsRouter)
     .route('/', agentsRouter)
@@ -341,6 +346,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', agentRunsRouter)
     .route('/', aiApiProxyRouter)
     .route('/', scenarioRunRouter)
+    .route('/', workflowRunRouter)
     .route('/', trendsAskRouter)
     .route('/', knowledgeSearchRouter)
     .route('/', openRouterModelsRouter)

@@ -353,6 +353,122 @@ export const errorCatalogue = {
     message:
       'You have as many agent runs going as you may at once. Wait for one to finish, or stop one, then try again.',
   },
+  'workflows:not_found': {
+    message: 'This workflow does not exist, or it is not yours. Open Workflows to see yours.',
+  },
+  'workflows:too_many': {
+    message: 'You have as many workflows as you may keep. Delete one you no longer use.',
+  },
+  'workflows:version_not_found': {
+    message: 'This workflow has no such version. Open its history to see the versions it has.',
+  },
+  'workflows:unknown_reference': {
+    message:
+      'A step uses a variable that is neither an input nor an earlier step. Fix the reference, or add the input or step it names.',
+    detail: ({ step, reference, why }: { step: string; reference: string; why: string }) =>
+      `Step “${step}” uses ${reference}, but ${why}. Fix the reference, or add what it names.`,
+  },
+  'workflows:duplicate_step': {
+    message: 'Two steps have the same id. Give each step an id of its own.',
+    detail: ({ step }: { step: string }) =>
+      `More than one step is called “${step}”. Give each step an id of its own.`,
+  },
+  'workflows:bad_condition': {
+    message:
+      'A condition is not a valid CEL expression. Fix it, for example steps.check.output == "yes".',
+    detail: ({ step, reason }: { step: string; reason: string }) =>
+      `The condition of step “${step}” is not a valid CEL expression (${reason}). Fix it, for example steps.check.output == "yes".`,
+  },
+  'workflows:bad_step': {
+    message: 'A step is not set up completely. Open it and fill in what it asks for.',
+    detail: ({ step, reason }: { step: string; reason: string }) =>
+      `Step “${step}” is not set up completely: ${reason}. Open it and fill in what it asks for.`,
+  },
+  'workflows:missing_input': {
+    message: 'The workflow needs an input that was not given. Fill in every required input.',
+    detail: ({ input }: { input: string }) =>
+      `The workflow needs the input “${input}”. Fill it in, then run it again.`,
+  },
+  'workflows:bad_input': {
+    message: 'An input has the wrong type. Give text, a number or true/false as the workflow asks.',
+    detail: ({ input, type }: { input: string; type: string }) =>
+      `The input “${input}” must be ${type}. Change it, then run it again.`,
+  },
+  'workflows:bad_cursor': {
+    message: 'This page position is not valid. Reload the run history from its first page.',
+  },
+  'workflows:run_not_found': {
+    message:
+      'This workflow run does not exist, or it is not yours. Open the workflow to see its runs.',
+  },
+  'workflows:run_not_failed': {
+    message: 'Only a failed run can be retried. Start a new run instead.',
+  },
+  'workflows:run_finished': {
+    message:
+      'This run has ended already, so there is nothing to cancel. Reload it to see how it ended.',
+  },
+  'workflows:step_failed': {
+    message: 'A step of the workflow failed. Read its reason, fix the step, then retry the run.',
+  },
+  'workflows:run_timeout': {
+    message: 'The run took longer than a run may. Make its steps shorter, then retry it.',
+  },
+  'workflows:token_budget': {
+    message:
+      'The run used more tokens than a run may. Shorten its prompts or outputs, then retry it.',
+  },
+  'workflows:cost_budget': {
+    message:
+      'The run cost more than a run may. Use a cheaper model or shorter prompts, then retry it.',
+  },
+  'workflows:needs_approval': {
+    message:
+      'A tool of this step needs approval, and unattended runs never approve tools. Set the tool to need no approval, or leave it out, then retry.',
+  },
+  'workflows:interrupted': {
+    message: 'The server stopped during the run. Retry it.',
+  },
+  'schedules:not_found': {
+    message: 'This schedule does not exist, or it is not yours. Open Scheduled runs to see yours.',
+  },
+  'schedules:too_many': {
+    message: 'You have as many schedules as you may keep. Delete one you no longer use.',
+  },
+  'schedules:bad_cron': {
+    message:
+      'The cron expression is not valid. Write five fields: minute, hour, day of month, month and day of week, such as 0 9 * * 1-5.',
+    detail: ({ reason }: { reason: string }) =>
+      joinSentences(
+        `The cron expression is not valid: ${reason}`,
+        'Write five fields: minute, hour, day of month, month and day of week, such as 0 9 * * 1-5',
+      ),
+  },
+  'schedules:bad_time_zone': {
+    message: 'The time zone is not known. Pick an IANA time zone, such as Europe/Berlin.',
+    detail: ({ zone }: { zone: string }) =>
+      joinSentences(
+        `The time zone “${zone}” is not one this server knows`,
+        'Pick an IANA time zone, such as Europe/Berlin',
+      ),
+  },
+  'schedules:too_frequent': {
+    message: 'The schedule would run more often than a schedule may. Make it run less often.',
+    detail: ({ minutes }: { minutes: number }) =>
+      joinSentences(
+        `A schedule may run at most once every ${minutes === 1 ? 'minute' : `${minutes} minutes`}`,
+        'Make it run less often',
+      ),
+  },
+  'schedules:bad_cursor': badCursor,
+  'schedules:needs_approval': {
+    message:
+      'The agent asked to use a tool that needs approval, and scheduled runs never approve tools. Set the tool to need no approval, or run the task yourself in a chat.',
+  },
+  'schedules:target_unavailable': {
+    message:
+      'What this schedule runs cannot run here yet. Edit the schedule to run something else, or try again later.',
+  },
   'tools:not_found': {
     message: 'This tool does not exist, or it is not yours. Open Tools to see yours.',
   },

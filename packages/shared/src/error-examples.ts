@@ -66,9 +66,29 @@ export const errorExamples: {
   'knowledge:unknown_embedding_model': [
     { provider: 'OpenAI', models: 'text-embedding-3-small, text-embedding-3-large' },
   ],
+  'workflows:unknown_reference': [
+    {
+      step: 'summarize',
+      reference: '{{steps.fetch.output}}',
+      why: 'no earlier step is called fetch',
+    },
+  ],
+  'workflows:duplicate_step': [{ step: 'fetch' }],
+  'workflows:bad_condition': [{ step: 'check', reason: 'Unexpected character: (' }],
+  'workflows:bad_step': [
+    { step: 'ask', reason: 'pick a provider and model, a custom AI or an agent' },
+  ],
+  'workflows:missing_input': [{ input: 'topic' }],
+  'workflows:bad_input': [{ input: 'count', type: 'a number' }],
   'prompts:missing_variable': [{ names: ['topic'] }, { names: ['topic', 'tone'] }],
   'prompts:too_many': [{ max: 5000 }],
   'scenarios:too_many': [{ max: 2000 }],
+  'schedules:bad_cron': [
+    { reason: 'the minute field holds 61, and minutes go from 0 to 59' },
+    { reason: 'it has 4 fields instead of 5' },
+  ],
+  'schedules:bad_time_zone': [{ zone: 'Mars/Olympus' }],
+  'schedules:too_frequent': [{ minutes: 1 }, { minutes: 15 }],
   'plans:name_taken': [{ name: 'Team' }],
   'plans:free_protected': [{ change: 'delete' }, { change: 'rename' }],
   'usage:range_too_long': [{ max: 366, start: '2025-01-01', end: '2026-06-30' }],

@@ -109,7 +109,12 @@ export type ModelCall = {
   /** The whole reply at once; a failure is a typed ApiError (502 provider, 504 timeout). */
   generate<TOOLS extends ToolSet = ToolSet>(
     settings: CallSettings<TOOLS>,
-  ): Promise<{ text: string; usage: CallUsage }>;
+  ): Promise<{
+    text: string;
+    usage: CallUsage;
+    /** A tool that needs approval was called: the loop stopped there, nothing approved it. */
+    approvalRequested: boolean;
+  }>;
   /** What a person should read when this call failed. */
   describe(error: unknown): string;
   /** Gives back the prompts counted, when the call will not be made after all. */
@@ -285,7 +290,7 @@ const modelCall = (
         (s): s is AbortSignal => s !== undefined,
       );
       try {
-        const { text, totalUsage } = await generateText({
+        const { text, totalUsage, steps } = await generateText({
           model: languageModel(),
           messages: settings.messages,
           system: settings.system,
@@ -300,7 +305,10 @@ const modelCall = (
         });
         const { usage: measured, saved } = usage.record('ok', totalUsage);
         await settledWithin(saved, SAVE_WAIT_MS);
-        return { text, usage: measured };
+        const approvalRequested = steps.some((step) =>
+          step.content.some((part) => part.type === 'tool-approval-request'),
+        );
+        return { text, usage: measured, approvalRequested };
       } catch (error) {
         await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
         if (error instanceof Error && error.name === 'TimeoutError') {

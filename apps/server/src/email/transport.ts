@@ -47,7 +47,15 @@ export const redactSecrets = (content: string, secrets: string[]): string => {
 type Body = { html: string; text: string | null };
 
 /** Templates people can opt out of (`/unsubscribe`); password resets are not among them. */
-export const optOutTemplates = new Set(['welcome', 'test_run', 'run_started', 'run_completed']);
+export const optOutTemplates = new Set([
+  'welcome',
+  'test_run',
+  'run_started',
+  'run_completed',
+  'run_failed',
+  'run_needs_approval',
+  'schedule_disabled',
+]);
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 

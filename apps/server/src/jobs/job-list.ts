@@ -3,9 +3,11 @@ import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './ema
 import { knowledgeIngestJob, knowledgeReembedJob, knowledgeResumeJob } from './knowledge-jobs.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
 import { refreshPlannerStatisticsJob } from './refresh-planner-statistics.ts';
+import { scheduleJobs } from './schedules.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
 import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
+import { workflowJobs } from './workflow-run.ts';
 
 /**
  * Every queue, worker and cron schedule of the server, in one place (ARCHITECTURE §11). A new
@@ -23,4 +25,6 @@ export const jobList = (
   knowledgeIngestJob,
   knowledgeReembedJob,
   knowledgeResumeJob,
+  ...workflowJobs,
+  ...scheduleJobs,
 ];

@@ -12,5 +12,6 @@ export * from './files.ts';
 export * from './knowledge.ts';
 export * from './custom-ais.ts';
 export * from './agents.ts';
+export * from './workflows.ts';
 export * from './instances.ts';
 export * from './views.ts';

@@ -5,11 +5,16 @@ import { EmailLayout, styles, type EmailIdentity } from './layout.tsx';
 import { renderEmail } from './render.ts';
 
 export const runNotificationKinds = ['test_run', 'run_started', 'run_completed'] as const;
+/** Scheduled runs' mails beyond the spec's three (issue 19): they carry a `reason`. */
+export const runProblemKinds = ['run_failed', 'run_needs_approval', 'schedule_disabled'] as const;
+export type RunProblemKind = (typeof runProblemKinds)[number];
 export type RunNotificationKind = (typeof runNotificationKinds)[number];
 
 export type RunNotification = {
-  kind: RunNotificationKind;
+  kind: RunNotificationKind | RunProblemKind;
   to: string;
+  /** Why a run failed or stopped, or why its schedule was turned off. */
+  reason?: string | undefined;
   runName?: string | undefined;
   responseText?: string | undefined;
   provider?: string | undefined;
@@ -21,6 +26,9 @@ export class RunNotificationError extends Error {
   override name = 'RunNotificationError';
 }
 
+const isProblem = (kind: RunNotification['kind']): kind is RunProblemKind =>
+  (runProblemKinds as readonly string[]).includes(kind);
+
 /** Spec §5: recipient and run name for test-run and started mails, response text for completed. */
 export const checkRunNotification = (n: RunNotification): void => {
   const to = n.to?.trim() ?? '';
@@ -31,6 +39,8 @@ export const checkRunNotification = (n: RunNotification): void => {
   if (n.kind === 'run_completed' && !n.responseText?.trim()) {
     throw new RunNotificationError(emailMessages.noResponseText);
   }
+  if (isProblem(n.kind) && !n.reason?.trim())
+    throw new RunNotificationError(emailMessages.missingData);
 };
 
 const describe = (n: RunNotification) => {
@@ -57,6 +67,27 @@ const describe = (n: RunNotification) => {
         lead: `“${name}” has completed. Here is the response:`,
         path: '/schedule-runs',
       };
+    case 'run_failed':
+      return {
+        subject: `Run failed: ${name}`,
+        heading: 'Your run has failed',
+        lead: `“${name}” has failed. This is why:`,
+        path: '/schedule-runs',
+      };
+    case 'run_needs_approval':
+      return {
+        subject: `Run stopped: ${name}`,
+        heading: 'Your run needs a tool approval',
+        lead: `“${name}” stopped: the agent asked to use a tool that needs approval, and scheduled runs never approve tools.`,
+        path: '/schedule-runs',
+      };
+    case 'schedule_disabled':
+      return {
+        subject: `Schedule turned off: ${name}`,
+        heading: 'Your schedule has been turned off',
+        lead: `“${name}” will not run again until you resume it. This is why:`,
+        path: '/schedule-runs',
+      };
   }
 };
 
@@ -75,6 +106,7 @@ export const RunNotificationEmail = ({ identity, notification: n }: RunNotificat
       <Text style={styles.text}>{d.lead}</Text>
       {via ? <Text style={styles.text}>Model: {via}</Text> : null}
       {n.kind === 'run_completed' ? <Text style={styles.quote}>{n.responseText}</Text> : null}
+      {isProblem(n.kind) ? <Text style={styles.quote}>{n.reason}</Text> : null}
       <Section style={{ margin: '8px 0 0' }}>
         <Button href={`${identity.appUrl}${d.path}`} style={styles.button}>
           Open Chorus
