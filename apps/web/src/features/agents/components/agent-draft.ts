@@ -8,20 +8,12 @@ import {
 } from '@chorus/shared/api/agents';
 import type { ErrorCode } from '@chorus/shared/error-codes';
 import type { ProviderId } from '@chorus/shared/providers';
+import type { PersonaDraft } from '@/components/persona/persona-fields';
 
 /** The form's fields as typed: numbers stay text until sent, '' meaning the default. */
-export type AgentDraft = {
-  name: string;
-  avatar: string;
-  description: string;
-  instructions: string;
-  provider: ProviderId;
-  /** '' for the provider's default model. */
-  model: string;
-  temperature: string;
+export type AgentDraft = PersonaDraft & {
   maxSteps: string;
   tools: AgentTool[];
-  knowledgeBaseIds: string[];
 };
 
 export type DraftField = keyof AgentDraft;

@@ -1,27 +1,20 @@
-import {
-  AtSign,
-  BookOpen,
-  Bot,
-  History,
-  MessageSquare,
-  Pencil,
-  Plus,
-  Trash2,
-  Wrench,
-} from 'lucide-react';
+import { AtSign, BookOpen, Bot, History, MessageSquare, Pencil, Plus, Wrench } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Agent } from '@chorus/shared/api/agents';
-import { CustomAiAvatar } from '@/components/custom-ais/custom-ai-avatar';
+import {
+  CardDeleteButton,
+  CardDescription,
+  CardFact,
+  CardList,
+  DeleteConfirm,
+} from '@/components/forms/card-list';
+import { PersonaCardHead } from '@/components/persona/persona-card';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
-import { errorMessage } from '@/lib/api-error';
 import { helpLinks } from '@/lib/help-links';
-import { toast } from '@/lib/toast';
 import { useAgents, useDeleteAgent } from '../api/agents';
 import { chatWithPath, modelLabel, plural } from './agent-labels';
 
@@ -48,28 +41,16 @@ const AgentCard = ({
     aria-label={agent.name}
     className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm"
   >
-    <div className="flex items-start gap-3">
-      <CustomAiAvatar name={agent.name} avatar={agent.avatar} />
-      <div className="min-w-0 flex-1">
-        <h2 className="font-medium break-words">{agent.name}</h2>
-        <p className="text-xs break-all text-muted-foreground">@{agent.handle}</p>
-        <p className="text-xs text-muted-foreground" data-testid="agent-model">
-          {modelLabel(agent)}
-        </p>
-      </div>
-    </div>
-    {agent.description ? (
-      <p className="line-clamp-3 text-sm break-words text-muted-foreground">{agent.description}</p>
-    ) : null}
+    <PersonaCardHead name={agent.name} avatar={agent.avatar}>
+      <p className="text-xs break-all text-muted-foreground">@{agent.handle}</p>
+      <p className="text-xs text-muted-foreground" data-testid="agent-model">
+        {modelLabel(agent)}
+      </p>
+    </PersonaCardHead>
+    <CardDescription text={agent.description} />
     <p className="mt-auto flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
-      <span className="inline-flex items-center gap-1">
-        <Wrench aria-hidden="true" className="size-3.5" />
-        {plural(agent.tools.length, 'tool', 'tools')}
-      </span>
-      <span className="inline-flex items-center gap-1">
-        <History aria-hidden="true" className="size-3.5" />
-        Version {agent.version}
-      </span>
+      <CardFact icon={Wrench}>{plural(agent.tools.length, 'tool', 'tools')}</CardFact>
+      <CardFact icon={History}>Version {agent.version}</CardFact>
     </p>
     <p className="flex items-start gap-1 rounded-md bg-muted/50 px-2 py-1 text-xs text-muted-foreground">
       <AtSign aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
@@ -88,16 +69,7 @@ const AgentCard = ({
       <Button variant="outline" size="sm" onClick={onHistory}>
         <History aria-hidden="true" /> History
       </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="ml-auto size-8 text-muted-foreground"
-        aria-label="Delete"
-        title="Delete"
-        onClick={onDelete}
-      >
-        <Trash2 aria-hidden="true" />
-      </Button>
+      <CardDeleteButton onClick={onDelete} />
     </div>
   </li>
 );
@@ -124,53 +96,51 @@ export const AgentsPage = () => {
     setHistory(agent);
   };
 
-  let body;
-  if (list.isPending) body = <TableLoading label="Loading your agents" />;
-  else if (list.isError) body = <TableLoadError what="Your agents" error={list.error} />;
-  else if (agents.length === 0) {
-    body = (
-      <EmptyState
-        icon={Bot}
-        title="No agents yet"
-        action={
-          <>
-            <Button onClick={() => openEditor(null)}>
-              <Plus aria-hidden="true" /> New agent
-            </Button>
-            <LinkButton to="/tools" variant="outline">
-              <Wrench aria-hidden="true" /> Set up tools
-            </LinkButton>
-            <LinkButton to={helpLinks.customAis} variant="outline">
-              <BookOpen aria-hidden="true" /> Instructions and models: the guide
-            </LinkButton>
-          </>
-        }
-      >
-        An agent is a model with instructions that can call tools — a calculator, a web page reader,
-        your own HTTP endpoints or the tools of an MCP server — and search your knowledge bases,
-        over several steps. Create one, then type its @handle in any chat to hand it the turn. It
-        answers with your own provider keys, so{' '}
-        <Link to="/copy-api-keys" className={linkClass}>
-          add a key
-        </Link>{' '}
-        for the provider it uses.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul aria-label="Your agents" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        {agents.map((agent) => (
-          <AgentCard
-            key={agent.id}
-            agent={agent}
-            onEdit={() => openEditor(agent)}
-            onHistory={() => openHistory(agent)}
-            onDelete={() => setDeleting(agent)}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <CardList
+      list={list}
+      count={agents.length}
+      noun="agents"
+      empty={
+        <EmptyState
+          icon={Bot}
+          title="No agents yet"
+          action={
+            <>
+              <Button onClick={() => openEditor(null)}>
+                <Plus aria-hidden="true" /> New agent
+              </Button>
+              <LinkButton to="/tools" variant="outline">
+                <Wrench aria-hidden="true" /> Set up tools
+              </LinkButton>
+              <LinkButton to={helpLinks.customAis} variant="outline">
+                <BookOpen aria-hidden="true" /> Instructions and models: the guide
+              </LinkButton>
+            </>
+          }
+        >
+          An agent is a model with instructions that can call tools — a calculator, a web page
+          reader, your own HTTP endpoints or the tools of an MCP server — and search your knowledge
+          bases, over several steps. Create one, then type its @handle in any chat to hand it the
+          turn. It answers with your own provider keys, so{' '}
+          <Link to="/copy-api-keys" className={linkClass}>
+            add a key
+          </Link>{' '}
+          for the provider it uses.
+        </EmptyState>
+      }
+    >
+      {agents.map((agent) => (
+        <AgentCard
+          key={agent.id}
+          agent={agent}
+          onEdit={() => openEditor(agent)}
+          onHistory={() => openHistory(agent)}
+          onDelete={() => setDeleting(agent)}
+        />
+      ))}
+    </CardList>
+  );
 
   return (
     <div>
@@ -207,28 +177,15 @@ export const AgentsPage = () => {
           <AgentHistoryDialog agent={history} onClose={() => setHistory(null)} />
         ) : null}
       </Suspense>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
+      <DeleteConfirm
+        item={deleting}
         confirmLabel="Delete agent"
-        destructive
-        onConfirm={() => {
-          const agent = deleting;
-          setDeleting(null);
-          if (!agent) return;
-          remove.mutate(agent.id, {
-            onSuccess: () => toast.success(`“${agent.name}” deleted`),
-            onError: (error) =>
-              toast.error(`Could not delete “${agent.name}”`, {
-                description: errorMessage(error),
-              }),
-          });
-        }}
-        onCancel={() => setDeleting(null)}
+        remove={remove}
+        onClose={() => setDeleting(null)}
       >
         Its history goes with it, and @{deleting?.handle ?? ''} no longer answers in chats. Chats it
         answered keep their messages; its tools and knowledge bases are not deleted.
-      </ConfirmDialog>
+      </DeleteConfirm>
     </div>
   );
 };

@@ -4,21 +4,13 @@ import {
   type CustomAi,
 } from '@chorus/shared/api/custom-ais';
 import type { ProviderId } from '@chorus/shared/providers';
+import type { PersonaDraft } from '@/components/persona/persona-fields';
 
 /** The form's fields as typed: numbers stay text until sent, '' meaning the provider's default. */
-export type CustomAiDraft = {
-  name: string;
-  avatar: string;
-  description: string;
-  systemPrompt: string;
-  provider: ProviderId;
-  /** '' for the provider's default model. */
-  model: string;
-  temperature: string;
+export type CustomAiDraft = PersonaDraft & {
   topP: string;
   maxTokens: string;
   starters: string[];
-  knowledgeBaseIds: string[];
 };
 
 export type DraftField = Exclude<keyof CustomAiDraft, 'starters'> | `starters.${number}`;
@@ -31,7 +23,7 @@ export const draftOf = (ai: CustomAi | null, provider: ProviderId): CustomAiDraf
   name: ai?.name ?? '',
   avatar: ai?.avatar ?? '',
   description: ai?.description ?? '',
-  systemPrompt: ai?.system_prompt ?? '',
+  instructions: ai?.system_prompt ?? '',
   provider: ai?.provider ?? provider,
   model: ai?.model ?? '',
   temperature: numberText(ai?.parameters.temperature ?? null),
@@ -48,7 +40,7 @@ const fieldOfPath: Record<string, DraftField> = {
   name: 'name',
   avatar: 'avatar',
   description: 'description',
-  system_prompt: 'systemPrompt',
+  system_prompt: 'instructions',
   provider: 'provider',
   model: 'model',
   'parameters.temperature': 'temperature',
@@ -78,7 +70,7 @@ export const bodyOf = (
     name: draft.name,
     avatar: draft.avatar,
     description: draft.description,
-    system_prompt: draft.systemPrompt,
+    system_prompt: draft.instructions,
     provider: draft.provider,
     model: draft.model.trim() === '' ? null : draft.model,
     parameters: {

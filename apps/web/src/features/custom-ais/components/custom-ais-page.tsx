@@ -1,21 +1,17 @@
-import {
-  BookOpen,
-  Globe,
-  Library,
-  MessageSquare,
-  Pencil,
-  Plus,
-  Sparkles,
-  Trash2,
-} from 'lucide-react';
+import { BookOpen, Globe, Library, MessageSquare, Pencil, Plus, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
-import { providers } from '@chorus/shared/providers';
-import { CustomAiAvatar } from '@/components/custom-ais/custom-ai-avatar';
+import {
+  CardDeleteButton,
+  CardDescription,
+  CardFact,
+  CardList,
+  DeleteConfirm,
+  plural,
+} from '@/components/forms/card-list';
+import { modelLabel, PersonaCardHead } from '@/components/persona/persona-card';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
@@ -27,17 +23,6 @@ import { cn } from '@/lib/utils';
 import { useDeleteCustomAi, useUnshareCustomAi } from '../api/custom-ais';
 import { CustomAiDialog } from './custom-ai-dialog';
 import { ShareCustomAiDialog } from './share-custom-ai-dialog';
-
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString()} ${n === 1 ? one : many}`;
-
-/** "OpenAI · GPT-5 mini", or the provider's default model when none is set. */
-const modelLabel = (ai: CustomAi): string => {
-  const entry = providers[ai.provider];
-  const model = ai.model ?? entry.defaultModel;
-  const label = entry.models.find((option) => option.value === model)?.label ?? model;
-  return `${entry.name} · ${label}${ai.model === null ? ' (default)' : ''}`;
-};
 
 const startChatPath = (ai: CustomAi) => `/chat?custom_ai=${encodeURIComponent(ai.id)}`;
 
@@ -100,27 +85,17 @@ const CustomAiCard = ({
   unsharing: boolean;
 }) => (
   <li aria-label={ai.name} className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm">
-    <div className="flex items-start gap-3">
-      <CustomAiAvatar name={ai.name} avatar={ai.avatar} />
-      <div className="min-w-0 flex-1">
-        <h2 className="font-medium break-words">{ai.name}</h2>
-        <p className="text-xs text-muted-foreground" data-testid="custom-ai-model">
-          {modelLabel(ai)}
-        </p>
-      </div>
-    </div>
-    {ai.description ? (
-      <p className="line-clamp-3 text-sm break-words text-muted-foreground">{ai.description}</p>
-    ) : null}
+    <PersonaCardHead name={ai.name} avatar={ai.avatar}>
+      <p className="text-xs text-muted-foreground" data-testid="custom-ai-model">
+        {modelLabel(ai)}
+      </p>
+    </PersonaCardHead>
+    <CardDescription text={ai.description} />
     <p className="mt-auto flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
-      <span className="inline-flex items-center gap-1">
-        <MessageSquare aria-hidden="true" className="size-3.5" />
-        {plural(ai.starters.length, 'starter', 'starters')}
-      </span>
-      <span className="inline-flex items-center gap-1">
-        <Library aria-hidden="true" className="size-3.5" />
+      <CardFact icon={MessageSquare}>{plural(ai.starters.length, 'starter', 'starters')}</CardFact>
+      <CardFact icon={Library}>
         {plural(ai.knowledge_base_ids.length, 'knowledge base', 'knowledge bases')}
-      </span>
+      </CardFact>
     </p>
     <ShareStatus ai={ai} />
     <div className="flex flex-wrap gap-2">
@@ -139,16 +114,7 @@ const CustomAiCard = ({
           <Globe aria-hidden="true" /> Share to Discover
         </Button>
       )}
-      <Button
-        variant="ghost"
-        size="icon"
-        className="ml-auto size-8 text-muted-foreground"
-        aria-label="Delete"
-        title="Delete"
-        onClick={onDelete}
-      >
-        <Trash2 aria-hidden="true" />
-      </Button>
+      <CardDeleteButton onClick={onDelete} />
     </div>
   </li>
 );
@@ -173,52 +139,50 @@ export const CustomAisPage = () => {
   const openNew = () => setEditing({ ai: null });
   const ais = list.data?.custom_ais ?? [];
 
-  let body;
-  if (list.isPending) body = <TableLoading label="Loading your custom AIs" />;
-  else if (list.isError) body = <TableLoadError what="Your custom AIs" error={list.error} />;
-  else if (ais.length === 0) {
-    body = (
-      <EmptyState
-        icon={Sparkles}
-        title="No custom AIs yet"
-        action={
-          <>
-            <Button onClick={openNew}>
-              <Plus aria-hidden="true" /> New custom AI
-            </Button>
-            <LinkButton to={helpLinks.customAis} variant="outline">
-              <BookOpen aria-hidden="true" /> How custom AIs work
-            </LinkButton>
-          </>
-        }
-      >
-        A custom AI is an assistant you set up once: its instructions, a provider and model, and
-        optionally its settings, conversation starters and knowledge bases. Create one, then pick it
-        in any chat’s model picker, or press “Start a chat” on its card. It answers with your own
-        provider keys, so{' '}
-        <Link to="/copy-api-keys" className="text-primary underline underline-offset-4">
-          add a key
-        </Link>{' '}
-        for the provider it uses.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul aria-label="Your custom AIs" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        {ais.map((ai) => (
-          <CustomAiCard
-            key={ai.id}
-            ai={ai}
-            onEdit={() => setEditing({ ai })}
-            onDelete={() => setDeleting(ai)}
-            onShare={() => setSharing(ai)}
-            onUnshare={() => stopSharing(ai)}
-            unsharing={unshare.isPending}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <CardList
+      list={list}
+      count={ais.length}
+      noun="custom AIs"
+      empty={
+        <EmptyState
+          icon={Sparkles}
+          title="No custom AIs yet"
+          action={
+            <>
+              <Button onClick={openNew}>
+                <Plus aria-hidden="true" /> New custom AI
+              </Button>
+              <LinkButton to={helpLinks.customAis} variant="outline">
+                <BookOpen aria-hidden="true" /> How custom AIs work
+              </LinkButton>
+            </>
+          }
+        >
+          A custom AI is an assistant you set up once: its instructions, a provider and model, and
+          optionally its settings, conversation starters and knowledge bases. Create one, then pick
+          it in any chat’s model picker, or press “Start a chat” on its card. It answers with your
+          own provider keys, so{' '}
+          <Link to="/copy-api-keys" className="text-primary underline underline-offset-4">
+            add a key
+          </Link>{' '}
+          for the provider it uses.
+        </EmptyState>
+      }
+    >
+      {ais.map((ai) => (
+        <CustomAiCard
+          key={ai.id}
+          ai={ai}
+          onEdit={() => setEditing({ ai })}
+          onDelete={() => setDeleting(ai)}
+          onShare={() => setSharing(ai)}
+          onUnshare={() => stopSharing(ai)}
+          unsharing={unshare.isPending}
+        />
+      ))}
+    </CardList>
+  );
 
   return (
     <div>
@@ -248,26 +212,15 @@ export const CustomAisPage = () => {
         onSaved={() => setEditing(null)}
       />
       <ShareCustomAiDialog ai={sharing} onClose={() => setSharing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
+      <DeleteConfirm
+        item={deleting}
         confirmLabel="Delete custom AI"
-        destructive
-        onConfirm={() => {
-          const ai = deleting;
-          setDeleting(null);
-          if (!ai) return;
-          remove.mutate(ai.id, {
-            onSuccess: () => toast.success(`“${ai.name}” deleted`),
-            onError: (error) =>
-              toast.error(`Could not delete “${ai.name}”`, { description: errorMessage(error) }),
-          });
-        }}
-        onCancel={() => setDeleting(null)}
+        remove={remove}
+        onClose={() => setDeleting(null)}
       >
         Chats that talk to it keep their messages and go back to a plain model. Its knowledge bases
         are not deleted.
-      </ConfirmDialog>
+      </DeleteConfirm>
     </div>
   );
 };

@@ -1,15 +1,10 @@
 import { Lock, Plus, X } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { httpMethods, toolLimits, type HttpTool } from '@chorus/shared/api/tools';
+import { DraftForm, EditorDialog, useEditorForm } from '@/components/forms/draft-form';
+import { Field, TextAreaField, TextField } from '@/components/forms/field';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
-import { FormActions } from '@/components/ui/form-actions';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
-import { Field, fieldOfServerError } from '@/lib/agents-tools/form-field';
-import { errorMessage } from '@/lib/api-error';
-import { toast } from '@/lib/toast';
 import { useCreateHttpTool, useUpdateHttpTool } from '../api/http-tools';
 import {
   bodyOf,
@@ -140,81 +135,44 @@ const HttpToolForm = ({
   onDone: (saved: HttpTool) => void;
   onCancel: () => void;
 }) => {
-  const [draft, setDraft] = useState(() => draftOf(tool));
-  const [errors, setErrors] = useState<DraftErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const create = useCreateHttpTool();
-  const update = useUpdateHttpTool();
-  const formRef = useRef<HTMLFormElement>(null);
-  const set = <K extends keyof HttpToolDraft>(field: K, value: HttpToolDraft[K]) => {
-    setDraft((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors({ ...errors, [field]: undefined });
-  };
-
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = bodyOf(draft);
-    if (!checked.body) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      const saved = tool
-        ? await update.mutateAsync({ id: tool.id, patch: checked.body })
-        : await create.mutateAsync(checked.body);
-      toast.success(tool ? `“${saved.name}” saved` : `“${saved.name}” created`);
-      onDone(saved);
-    } catch (cause) {
-      const field = fieldOfServerError(cause, fieldOfErrorCode);
-      if (field) setErrors({ [field]: errorMessage(cause) });
-      else setFailure(errorMessage(cause));
-    }
-  };
+  const form = useEditorForm({
+    item: tool,
+    initial: () => draftOf(tool),
+    check: bodyOf,
+    create: useCreateHttpTool(),
+    update: useUpdateHttpTool(),
+    onDone,
+    fieldOfErrorCode,
+  });
+  const { draft, errors, set, setDraft, setErrors } = form;
 
   const placeholders = placeholdersOf(draft.urlTemplate);
   return (
-    <form ref={formRef} noValidate className="grid gap-5" onSubmit={(event) => void submit(event)}>
-      <Field
+    <DraftForm
+      form={form}
+      onCancel={onCancel}
+      submitLabel={tool ? 'Save' : 'Create tool'}
+      submitDisabled={form.saving}
+    >
+      <TextField
         label="Name"
         error={errors.name}
         hint="What the model calls it: letters, digits and underscores, like get_weather."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            maxLength={toolLimits.name}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.name}
-            placeholder="get_weather"
-            onChange={(event) => set('name', event.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        maxLength={toolLimits.name}
+        value={draft.name}
+        placeholder="get_weather"
+        onChange={(value) => set('name', value)}
+      />
+      <TextAreaField
         label="Description"
         error={errors.description}
         hint="Tells the model what the tool does and when to use it."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            rows={2}
-            maxLength={toolLimits.description}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.description}
-            placeholder="The current weather in a city."
-            onChange={(event) => set('description', event.target.value)}
-          />
-        )}
-      </Field>
+        rows={2}
+        maxLength={toolLimits.description}
+        value={draft.description}
+        placeholder="The current weather in a city."
+        onChange={(value) => set('description', value)}
+      />
       <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
         <Field label="Method" error={errors.method}>
           {({ id, describedBy }) => (
@@ -232,7 +190,7 @@ const HttpToolForm = ({
             </NativeSelect>
           )}
         </Field>
-        <Field
+        <TextField
           label="URL"
           error={errors.urlTemplate}
           hint={
@@ -246,20 +204,12 @@ const HttpToolForm = ({
               For POST, PUT and PATCH the other properties go as the JSON body.
             </>
           }
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              inputMode="url"
-              maxLength={toolLimits.urlTemplate}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              value={draft.urlTemplate}
-              placeholder="https://api.example.com/weather?city={city}"
-              onChange={(event) => set('urlTemplate', event.target.value)}
-            />
-          )}
-        </Field>
+          inputMode="url"
+          maxLength={toolLimits.urlTemplate}
+          value={draft.urlTemplate}
+          placeholder="https://api.example.com/weather?city={city}"
+          onChange={(value) => set('urlTemplate', value)}
+        />
       </div>
       <Headers
         headers={draft.headers}
@@ -269,7 +219,7 @@ const HttpToolForm = ({
           setErrors({});
         }}
       />
-      <Field
+      <TextAreaField
         label="Input schema (JSON)"
         error={errors.inputSchema}
         hint={
@@ -278,27 +228,13 @@ const HttpToolForm = ({
             the model fills in, with a <code>description</code> each to say what they mean.
           </>
         }
-      >
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            rows={8}
-            spellCheck={false}
-            className="font-mono text-xs"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.inputSchema}
-            onChange={(event) => set('inputSchema', event.target.value)}
-          />
-        )}
-      </Field>
-      <FormActions
-        error={failure}
-        onCancel={onCancel}
-        submitLabel={tool ? 'Save' : 'Create tool'}
-        submitDisabled={create.isPending || update.isPending}
+        rows={8}
+        spellCheck={false}
+        className="font-mono text-xs"
+        value={draft.inputSchema}
+        onChange={(value) => set('inputSchema', value)}
       />
-    </form>
+    </DraftForm>
   );
 };
 
@@ -314,14 +250,7 @@ export const HttpToolDialog = ({
   onClose: () => void;
   onSaved: (tool: HttpTool) => void;
 }) => (
-  <Dialog
-    open={open}
-    title={tool ? `Edit “${tool.name}”` : 'New HTTP tool'}
-    onClose={onClose}
-    className="max-w-2xl"
-  >
-    {open ? (
-      <HttpToolForm key={tool?.id ?? 'new'} tool={tool} onDone={onSaved} onCancel={onClose} />
-    ) : null}
-  </Dialog>
+  <EditorDialog open={open} item={tool} newTitle="New HTTP tool" onClose={onClose}>
+    {(item) => <HttpToolForm tool={item} onDone={onSaved} onCancel={onClose} />}
+  </EditorDialog>
 );

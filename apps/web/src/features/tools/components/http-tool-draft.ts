@@ -5,7 +5,7 @@ import {
   type HttpTool,
   type httpMethods,
 } from '@chorus/shared/api/tools';
-import { parseJsonObject, prettyJson } from './json-input';
+import { parseJsonObject, prettyJson } from '@/components/forms/json-input';
 
 export type HeaderDraft = {
   /** Who the row is while rows come and go. */

@@ -1,24 +1,10 @@
 import { Send } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
 import type { HttpTool, HttpToolTestResult } from '@chorus/shared/api/tools';
-import { Button } from '@/components/ui/button';
+import { CodeBlock, Elapsed, JsonCallForm } from '@/components/forms/json-call-form';
 import { Dialog } from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
-import { Textarea } from '@/components/ui/textarea';
-import { Field } from '@/lib/agents-tools/form-field';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/utils';
 import { useTestHttpTool } from '../api/http-tools';
-import { exampleInputOf, parseJsonObject } from './json-input';
-
-const Block = ({ children, label }: { children: ReactNode; label: string }) => (
-  <pre
-    aria-label={label}
-    className="max-h-60 overflow-auto rounded-md border bg-muted/30 p-2 font-mono text-xs break-words whitespace-pre-wrap"
-  >
-    {children}
-  </pre>
-);
 
 const HeaderList = ({ headers, label }: { headers: [string, string][]; label: string }) =>
   headers.length === 0 ? (
@@ -50,7 +36,7 @@ export const TestResult = ({ result }: { result: HttpToolTestResult }) => (
         headers={result.request.headers.map((h) => [h.name, h.value])}
       />
       {result.request.body !== null ? (
-        <Block label="Request body">{result.request.body}</Block>
+        <CodeBlock label="Request body">{result.request.body}</CodeBlock>
       ) : null}
     </section>
     {result.response ? (
@@ -60,12 +46,10 @@ export const TestResult = ({ result }: { result: HttpToolTestResult }) => (
           <span className={cn('font-mono', statusClass(result.response.status))}>
             {result.response.status}
           </span>{' '}
-          <span className="text-xs font-normal text-muted-foreground">
-            in {result.duration_ms.toLocaleString()} ms
-          </span>
+          <Elapsed ms={result.duration_ms} />
         </h3>
         <HeaderList label="Response headers" headers={Object.entries(result.response.headers)} />
-        <Block label="Response body">{result.response.body || '(empty)'}</Block>
+        <CodeBlock label="Response body">{result.response.body || '(empty)'}</CodeBlock>
         {result.response.truncated ? (
           <p className="text-xs text-muted-foreground">
             The body was cut short: the model reads the same first part.
@@ -86,68 +70,27 @@ export const TestResult = ({ result }: { result: HttpToolTestResult }) => (
 );
 
 const TestForm = ({ tool, onClose }: { tool: HttpTool; onClose: () => void }) => {
-  const [input, setInput] = useState(() => exampleInputOf(tool.input_schema));
-  const [inputError, setInputError] = useState<string | null>(null);
   const test = useTestHttpTool();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseJsonObject(input, 'The input');
-    if (parsed.error !== null) {
-      setInputError(parsed.error);
-      return;
-    }
-    setInputError(null);
-    test.mutate({ id: tool.id, input: parsed.value });
-  };
-
   return (
-    <form noValidate className="grid gap-4" onSubmit={submit}>
-      <p className="text-sm text-muted-foreground">
-        Sends one real request to <code className="break-all">{tool.url_template}</code> with this
-        input, as an agent would.
-      </p>
-      <Field
-        label="Input (JSON)"
-        error={inputError ?? undefined}
-        hint="The values the model would give, by the properties of the input schema."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            rows={6}
-            spellCheck={false}
-            className="font-mono text-xs"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={input}
-            onChange={(event) => {
-              setInput(event.target.value);
-              setInputError(null);
-            }}
-          />
-        )}
-      </Field>
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onClose}>
-          Close
-        </Button>
-        <Button type="submit" disabled={test.isPending}>
-          {test.isPending ? (
-            <Spinner className="size-4" label="Sending" />
-          ) : (
-            <Send aria-hidden="true" />
-          )}
-          Send request
-        </Button>
-      </div>
-      {test.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          The test could not run: {errorMessage(test.error)}
+    <JsonCallForm
+      schema={tool.input_schema}
+      intro={
+        <p className="text-sm text-muted-foreground">
+          Sends one real request to <code className="break-all">{tool.url_template}</code> with this
+          input, as an agent would.
         </p>
-      ) : null}
+      }
+      hint="The values the model would give, by the properties of the input schema."
+      onSend={(input) => test.mutate({ id: tool.id, input })}
+      pending={test.isPending}
+      submitLabel="Send request"
+      submitIcon={<Send aria-hidden="true" />}
+      pendingLabel="Sending"
+      failure={test.isError ? `The test could not run: ${errorMessage(test.error)}` : null}
+      onClose={onClose}
+    >
       {test.data ? <TestResult result={test.data} /> : null}
-    </form>
+    </JsonCallForm>
   );
 };
 

@@ -1,11 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { createMcpServerSchema, type McpServer } from '@chorus/shared/api/tools';
 import type { ErrorCode } from '@chorus/shared/error-codes';
+import { DraftForm, useDraftForm } from '@/components/forms/draft-form';
+import { TextField } from '@/components/forms/field';
 import { Dialog } from '@/components/ui/dialog';
-import { FormActions } from '@/components/ui/form-actions';
-import { Input } from '@/components/ui/input';
-import { Field, fieldOfServerError } from '@/lib/agents-tools/form-field';
-import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useAddMcpServer } from '../api/mcp-servers';
 
@@ -28,6 +25,24 @@ const nameFromUrl = (url: string) => {
   }
 };
 
+/** The body to send, or the message for each field to fix. */
+const bodyOf = (draft: Draft) => {
+  const token = draft.token.trim();
+  const parsed = createMcpServerSchema.safeParse({
+    name: draft.name.trim() || nameFromUrl(draft.url),
+    url: draft.url,
+    auth: token ? 'bearer' : 'none',
+    token: token || null,
+  });
+  if (parsed.success) return { body: parsed.data, errors: null };
+  const errors: DraftErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = (['name', 'url', 'token'] as const).find((f) => f === issue.path[0]);
+    errors[field ?? 'url'] ??= issue.message;
+  }
+  return { body: null, errors };
+};
+
 const AddServerForm = ({
   onDone,
   onCancel,
@@ -35,42 +50,12 @@ const AddServerForm = ({
   onDone: (server: McpServer) => void;
   onCancel: () => void;
 }) => {
-  const [draft, setDraft] = useState<Draft>({ name: '', url: '', token: '' });
-  const [errors, setErrors] = useState<DraftErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const add = useAddMcpServer();
-  const formRef = useRef<HTMLFormElement>(null);
-  const set = (field: keyof Draft, value: string) => {
-    setDraft((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors({ ...errors, [field]: undefined });
-  };
-
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const token = draft.token.trim();
-    const parsed = createMcpServerSchema.safeParse({
-      name: draft.name.trim() || nameFromUrl(draft.url),
-      url: draft.url,
-      auth: token ? 'bearer' : 'none',
-      token: token || null,
-    });
-    if (!parsed.success) {
-      const found: DraftErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = (['name', 'url', 'token'] as const).find((f) => f === issue.path[0]);
-        found[field ?? 'url'] ??= issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    try {
-      const server = await add.mutateAsync(parsed.data);
+  const form = useDraftForm({
+    initial: (): Draft => ({ name: '', url: '', token: '' }),
+    check: bodyOf,
+    save: async (body) => {
+      const server = await add.mutateAsync(body);
       // Kept even when it could not be reached: its card says why, and Refresh tools retries.
       if (server.status === 'error') {
         toast.warning(`“${server.name}” added, but it did not answer`, {
@@ -78,73 +63,50 @@ const AddServerForm = ({
         });
       } else toast.success(`“${server.name}” added`);
       onDone(server);
-    } catch (cause) {
-      const field = fieldOfServerError(cause, fieldOfErrorCode);
-      if (field) setErrors({ [field]: errorMessage(cause) });
-      else setFailure(errorMessage(cause));
-    }
-  };
+    },
+    fieldOfErrorCode,
+  });
+  const { draft, errors, set } = form;
 
   return (
-    <form ref={formRef} noValidate className="grid gap-5" onSubmit={(event) => void submit(event)}>
-      <Field
+    <DraftForm
+      form={form}
+      onCancel={onCancel}
+      submitLabel={add.isPending ? 'Connecting…' : 'Add server'}
+      submitDisabled={add.isPending}
+    >
+      <TextField
         label="Server URL"
         error={errors.url}
         hint="Its Streamable HTTP (or older SSE) endpoint, often ending in /mcp."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            inputMode="url"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.url}
-            placeholder="https://mcp.example.com/mcp"
-            onChange={(event) => set('url', event.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Name" error={errors.name} hint="Left empty, the server’s host name.">
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            maxLength={80}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.name}
-            placeholder={nameFromUrl(draft.url) || 'e.g. Issue tracker'}
-            onChange={(event) => set('name', event.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        inputMode="url"
+        value={draft.url}
+        placeholder="https://mcp.example.com/mcp"
+        onChange={(value) => set('url', value)}
+      />
+      <TextField
+        label="Name"
+        error={errors.name}
+        hint="Left empty, the server’s host name."
+        maxLength={80}
+        value={draft.name}
+        placeholder={nameFromUrl(draft.url) || 'e.g. Issue tracker'}
+        onChange={(value) => set('name', value)}
+      />
+      <TextField
         label="Bearer token (optional)"
         error={errors.token}
         hint="Sent as Authorization: Bearer …; stored encrypted and never shown again."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="password"
-            autoComplete="off"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.token}
-            onChange={(event) => set('token', event.target.value)}
-          />
-        )}
-      </Field>
+        type="password"
+        autoComplete="off"
+        value={draft.token}
+        onChange={(value) => set('token', value)}
+      />
       <p className="text-xs text-muted-foreground">
         Chorus connects to it now and lists its tools. Then choose which of them your agents may
         call.
       </p>
-      <FormActions
-        error={failure}
-        onCancel={onCancel}
-        submitLabel={add.isPending ? 'Connecting…' : 'Add server'}
-        submitDisabled={add.isPending}
-      />
-    </form>
+    </DraftForm>
   );
 };
 

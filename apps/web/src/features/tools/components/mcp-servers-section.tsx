@@ -11,8 +11,10 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import type { McpServer, McpTool } from '@chorus/shared/api/tools';
+import { DeleteConfirm } from '@/components/forms/card-list';
+import { prettyJson } from '@/components/forms/json-input';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+
 import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
@@ -28,10 +30,10 @@ import {
   useSetMcpToolEnabled,
   useSyncMcpServer,
 } from '../api/mcp-servers';
-import { prettyJson } from './json-input';
 import { LineDiff } from './line-diff';
 import { McpServerDialog } from './mcp-server-dialog';
 import { McpToolTryDialog, type TryTarget } from './mcp-tool-try-dialog';
+import { ToolsSection } from './tools-section';
 
 const transportLabel = { 'streamable-http': 'Streamable HTTP', sse: 'SSE' } as const;
 
@@ -317,22 +319,18 @@ export const McpServersSection = () => {
   }
 
   return (
-    <section aria-labelledby="mcp-servers-heading" className="grid gap-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="mcp-servers-heading" className="text-xl font-semibold">
-            MCP servers
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            Remote servers speaking the Model Context Protocol, and the tools they offer.
-          </p>
-        </div>
-        {servers.length > 0 ? (
+    <ToolsSection
+      id="mcp-servers-heading"
+      title="MCP servers"
+      description="Remote servers speaking the Model Context Protocol, and the tools they offer."
+      action={
+        servers.length > 0 ? (
           <Button onClick={() => setAdding(true)}>
             <Plus aria-hidden="true" /> Add an MCP server
           </Button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {body}
       <McpServerDialog
         open={adding}
@@ -340,27 +338,14 @@ export const McpServersSection = () => {
         onSaved={() => setAdding(false)}
       />
       <McpToolTryDialog target={trying} onClose={() => setTrying(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
+      <DeleteConfirm
+        item={deleting}
         confirmLabel="Delete server"
-        destructive
-        onConfirm={() => {
-          const server = deleting;
-          setDeleting(null);
-          if (!server) return;
-          remove.mutate(server.id, {
-            onSuccess: () => toast.success(`“${server.name}” deleted`),
-            onError: (error) =>
-              toast.error(`Could not delete “${server.name}”`, {
-                description: errorMessage(error),
-              }),
-          });
-        }}
-        onCancel={() => setDeleting(null)}
+        remove={remove}
+        onClose={() => setDeleting(null)}
       >
         Agents that use its tools can no longer call them, and its stored token is deleted.
-      </ConfirmDialog>
-    </section>
+      </DeleteConfirm>
+    </ToolsSection>
   );
 };
