@@ -45,3 +45,7 @@ export const findLinks = (mail: StoredMail, prefix: string): string[] => {
   const html = mail.html.replaceAll('&amp;', '&');
   return [...new Set([...(mail.text.match(pattern) ?? []), ...(html.match(pattern) ?? [])])];
 };
+
+/** Every mail in the mailbox that matches, oldest first (for counting mails that repeat). */
+export const findMails = (query: MailQuery): StoredMail[] =>
+  readMailbox().filter((mail) => matches(mail, query));

@@ -107,7 +107,7 @@ export const tickSchedules = async (
       await advanceSchedule(db, schedule.id, seen, null);
       continue;
     }
-    const base = { scheduleId: schedule.id, userId: schedule.user_id };
+    const base = { scheduleId: schedule.id, userId: schedule.user_id, whileDueAt: seen };
     const runs: ScheduleRunRow[] = [];
     if (due.missed) {
       const run = await claimOccurrence(db, {

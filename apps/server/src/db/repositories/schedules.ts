@@ -160,23 +160,44 @@ export const claimOccurrence = async (
     trigger: ScheduleRunTrigger;
     /** `skipped` records a missed occurrence that will not run. */
     status?: 'running' | 'skipped';
+    /**
+     * The tick's claim: only while the schedule is still enabled and still due at this
+     * `next_run_at`. The schedule's row is locked meanwhile, so a pause either lands before the
+     * claim (nothing runs) or waits for it.
+     */
+    whileDueAt?: Date;
   },
-): Promise<ScheduleRunRow | null> => {
-  const skipped = claim.status === 'skipped';
-  const [row] = await db
-    .insert(scheduleRuns)
-    .values({
-      schedule_id: claim.scheduleId,
-      user_id: claim.userId,
-      occurrence_at: claim.occurrenceAt,
-      trigger: claim.trigger,
-      status: claim.status ?? 'running',
-      ...(skipped && { finished_at: new Date() }),
-    })
-    .onConflictDoNothing({ target: [scheduleRuns.schedule_id, scheduleRuns.occurrence_at] })
-    .returning();
-  return row ?? null;
-};
+): Promise<ScheduleRunRow | null> =>
+  db.transaction(async (tx) => {
+    if (claim.whileDueAt) {
+      const [due] = await tx
+        .select({ id: schedules.id })
+        .from(schedules)
+        .where(
+          and(
+            eq(schedules.id, claim.scheduleId),
+            eq(schedules.enabled, true),
+            eq(schedules.next_run_at, claim.whileDueAt),
+          ),
+        )
+        .for('update');
+      if (!due) return null;
+    }
+    const skipped = claim.status === 'skipped';
+    const [row] = await tx
+      .insert(scheduleRuns)
+      .values({
+        schedule_id: claim.scheduleId,
+        user_id: claim.userId,
+        occurrence_at: claim.occurrenceAt,
+        trigger: claim.trigger,
+        status: claim.status ?? 'running',
+        ...(skipped && { finished_at: new Date() }),
+      })
+      .onConflictDoNothing({ target: [scheduleRuns.schedule_id, scheduleRuns.occurrence_at] })
+      .returning();
+    return row ?? null;
+  });
 
 /** Enabled schedules whose next occurrence is due, oldest first. */
 export const dueSchedules = async (db: Db, now: Date, limit: number): Promise<ScheduleRow[]> => {

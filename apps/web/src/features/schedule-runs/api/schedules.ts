@@ -29,6 +29,13 @@ export const useSchedules = () =>
     queryKey: [...schedulesQueryKey, 'list'],
     queryFn: ({ signal }) => api.get<ScheduleList>('/rest/v1/schedules', signal),
     staleTime: 30_000,
+    // Occurrences come on their own: while any schedule is on, its last run and next time are
+    // read again now and then (a run going on, more often).
+    refetchInterval: (query) => {
+      const list = query.state.data?.schedules ?? [];
+      if (list.some((s) => s.last_run?.status === 'running')) return 3_000;
+      return list.some((s) => s.enabled) ? 15_000 : false;
+    },
   });
 
 export const scheduleRunsQueryOptions = (id: string) =>
@@ -41,6 +48,9 @@ export const scheduleRunsQueryOptions = (id: string) =>
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
+    // The history open on screen shows new occurrences, and a running one until it ends.
+    refetchInterval: (query) =>
+      query.state.data?.pages[0]?.runs[0]?.status === 'running' ? 3_000 : 15_000,
   });
 
 /** A schedule's occurrences, newest first, a page at a time. */
