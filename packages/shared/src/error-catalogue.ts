@@ -434,6 +434,17 @@ export const errorCatalogue = {
   },
   'schedules:too_many': {
     message: 'You have as many schedules as you may keep. Delete one you no longer use.',
+    /** `max` is the plan's limit (or the instance default), `plan` its name. */
+    detail: ({ max, plan }: { max: number; plan: string }) =>
+      max === 0
+        ? joinSentences(
+            `Your ${plan} plan includes no schedules`,
+            'Ask an admin for a plan that includes them',
+          )
+        : joinSentences(
+            `Your ${plan} plan keeps at most ${max === 1 ? 'one schedule' : `${max.toLocaleString('en')} schedules`}`,
+            'Delete one you no longer use, or ask an admin for a plan with more',
+          ),
   },
   'schedules:bad_cron': {
     message:
@@ -454,11 +465,16 @@ export const errorCatalogue = {
   },
   'schedules:too_frequent': {
     message: 'The schedule would run more often than a schedule may. Make it run less often.',
-    detail: ({ minutes }: { minutes: number }) =>
-      joinSentences(
-        `A schedule may run at most once every ${minutes === 1 ? 'minute' : `${minutes} minutes`}`,
+    /** `plan` names the plan the minimum comes from, when it is the user's plan's. */
+    detail: ({ minutes, plan }: { minutes: number; plan?: string }) => {
+      const every = minutes === 1 ? 'minute' : `${minutes.toLocaleString('en')} minutes`;
+      return joinSentences(
+        plan === undefined
+          ? `A schedule may run at most once every ${every}`
+          : `On your ${plan} plan, a schedule may run at most once every ${every}`,
         'Make it run less often',
-      ),
+      );
+    },
   },
   'schedules:bad_cursor': badCursor,
   'schedules:needs_approval': {

@@ -83,12 +83,17 @@ export const errorExamples: {
   'prompts:missing_variable': [{ names: ['topic'] }, { names: ['topic', 'tone'] }],
   'prompts:too_many': [{ max: 5000 }],
   'scenarios:too_many': [{ max: 2000 }],
+  'schedules:too_many': [
+    { max: 20, plan: 'Free' },
+    { max: 1, plan: 'Starter' },
+    { max: 0, plan: 'Chat only' },
+  ],
   'schedules:bad_cron': [
     { reason: 'the minute field holds 61, and minutes go from 0 to 59' },
     { reason: 'it has 4 fields instead of 5' },
   ],
   'schedules:bad_time_zone': [{ zone: 'Mars/Olympus' }],
-  'schedules:too_frequent': [{ minutes: 1 }, { minutes: 15 }],
+  'schedules:too_frequent': [{ minutes: 1 }, { minutes: 15 }, { minutes: 60, plan: 'Starter' }],
   'plans:name_taken': [{ name: 'Team' }],
   'plans:free_protected': [{ change: 'delete' }, { change: 'rename' }],
   'usage:range_too_long': [{ max: 366, start: '2025-01-01', end: '2026-06-30' }],

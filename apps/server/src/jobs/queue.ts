@@ -77,6 +77,9 @@ const errorText = (output: unknown) => {
 
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
+/** How often, by default, due cron occurrences (schedules' ticks among them) are looked for. */
+const DEFAULT_CRON_INTERVAL_SECONDS = 5;
+
 /**
  * Background work on the application's own database (ADR 010, 014): jobs survive restarts and
  * spread across instances, and cron schedules live in the database, so each occurrence runs once
@@ -113,10 +116,11 @@ export const createJobQueue = (opts: {
         db: bossDatabase(database),
         ...(database.driver === 'pglite' && { backend: 'pglite' as const }),
         schedule: true,
-        ...(opts.cronIntervalSeconds && {
-          cronMonitorIntervalSeconds: opts.cronIntervalSeconds,
-          cronWorkerIntervalSeconds: opts.cronIntervalSeconds,
-        }),
+        // pg-boss looks for due cron occurrences every 30 s unless told otherwise: a user's
+        // "every minute at :00" would start up to half a minute late. Every few seconds costs one
+        // small query per instance.
+        cronMonitorIntervalSeconds: opts.cronIntervalSeconds ?? DEFAULT_CRON_INTERVAL_SECONDS,
+        cronWorkerIntervalSeconds: opts.cronIntervalSeconds ?? DEFAULT_CRON_INTERVAL_SECONDS,
       });
       instance.on('error', (error) => log.error({ err: error }, 'job queue error'));
       await instance.start();

@@ -88,25 +88,53 @@ export const describeCron = (expression: string): string => {
   }
 };
 
+/** `at` as the wall clock of a zone reads it, in milliseconds as if that clock were UTC. */
+const wallClock = (format: Intl.DateTimeFormat, at: Date): number => {
+  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
+  return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour! % 24, part.minute!);
+};
+
+/**
+ * The time between two occurrences as the schedule means it: the longer of the real time and
+ * the wall-clock time in its zone. So `0 9 * * *` in Europe/Berlin stays one day apart across
+ * the spring change (23 real hours), and an hourly job's two runs through the repeated autumn
+ * hour stay an hour apart (the same wall-clock time).
+ */
+const gapBetween = (format: Intl.DateTimeFormat, a: Date, b: Date): number =>
+  Math.max(b.getTime() - a.getTime(), wallClock(format, b) - wallClock(format, a));
+
 /**
  * Checks an expression and zone the way a schedule is saved: valid, firing at all, and never
- * more often than `minIntervalMinutes` (a plan may ask for more).
+ * more often than `minIntervalMinutes` (a plan may ask for more; `plan` then names it in the
+ * refusal).
  */
 export const checkSchedule = (
   expression: string,
   timeZone: string,
-  opts: { now: Date; minIntervalMinutes?: number },
+  opts: { now: Date; minIntervalMinutes?: number; plan?: string },
 ): Cron => {
   const cron = parseCron(expression, timeZone);
   const sample = occurrencesAfter(cron, opts.now, INTERVAL_SAMPLE);
   if (sample.length === 0) throw badCron('it never fires, as no date matches it');
   const minutes = opts.minIntervalMinutes ?? scheduleLimits.minIntervalMinutes;
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
   for (let i = 1; i < sample.length; i += 1) {
-    if (sample[i]!.getTime() - sample[i - 1]!.getTime() < minutes * 60_000) {
+    if (gapBetween(format, sample[i - 1]!, sample[i]!) < minutes * 60_000) {
       throw new ApiError(
         400,
         'schedules:too_frequent',
-        messageFor('schedules:too_frequent', { minutes }),
+        messageFor(
+          'schedules:too_frequent',
+          opts.plan === undefined ? { minutes } : { minutes, plan: opts.plan },
+        ),
       );
     }
   }
@@ -114,8 +142,13 @@ export const checkSchedule = (
 };
 
 /** What the preview shows while an expression is typed: its words and next five times. */
-export const previewSchedule = (expression: string, timeZone: string, now: Date) => {
-  const cron = checkSchedule(expression, timeZone, { now });
+export const previewSchedule = (
+  expression: string,
+  timeZone: string,
+  now: Date,
+  limits: { minIntervalMinutes?: number; plan?: string } = {},
+) => {
+  const cron = checkSchedule(expression, timeZone, { now, ...limits });
   return {
     description: describeCron(expression),
     next_runs: occurrencesAfter(cron, now, 5).map((d) => d.toISOString()),

@@ -138,4 +138,17 @@ describe('cron validation', () => {
     ).not.toThrow();
     expect(() => checkSchedule('* * * * *', 'UTC', { now })).not.toThrow();
   });
+
+  it('counts a daily run across a DST change as a day apart, though the day has 23 hours', () => {
+    // The next 60 runs from early March cross the spring change in Berlin.
+    const march = new Date('2025-03-01T12:00:00Z');
+    const daily = { now: march, minIntervalMinutes: 24 * 60 };
+    expect(() => checkSchedule('0 9 * * *', 'Europe/Berlin', daily)).not.toThrow();
+    expect(() =>
+      checkSchedule('0 9 * * 1', 'Europe/Berlin', { now: march, minIntervalMinutes: 7 * 24 * 60 }),
+    ).not.toThrow();
+    expect(refusal(() => checkSchedule('0 9,21 * * *', 'Europe/Berlin', daily)).code).toBe(
+      'schedules:too_frequent',
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileLimitCeilings } from '../limits.ts';
 import { providerIds } from '../providers.ts';
+import { schedulePlanBounds } from './schedules.ts';
 
 /** The plan named Free is every profile's fallback (spec §3, §9): it cannot be deleted or renamed. */
 export const FREE_PLAN_NAME = 'Free';
@@ -22,6 +23,13 @@ export const adminPricingPlanSchema = z.object({
   max_file_bytes: z.number().int().nullable(),
   /** Total bytes a user may store; null is the instance default (`fileLimitDefaults`). */
   storage_quota_bytes: z.number().int().nullable(),
+  /** Schedules a user may keep; null is the instance default (`scheduleLimits.perUser`). */
+  max_schedules: z.number().int().nullable(),
+  /**
+   * The shortest interval a schedule may run at, in minutes; null is the instance default
+   * (`scheduleLimits.minIntervalMinutes`).
+   */
+  min_schedule_interval_minutes: z.number().int().nullable(),
   /** How many profiles are on the plan (Free also counts profiles without a plan). */
   user_count: z.number().int(),
   created_at: z.string(),
@@ -81,6 +89,27 @@ const planFields = {
     .min(1, 'The storage limit must be above 0')
     .max(fileLimitCeilings.storageQuotaBytes, 'The storage limit is at most 1024 GB')
     .nullable(),
+  max_schedules: z
+    .number()
+    .int('The schedule limit is a whole number')
+    .min(schedulePlanBounds.maxSchedules.min, 'The schedule limit cannot be negative')
+    .max(
+      schedulePlanBounds.maxSchedules.max,
+      `The schedule limit is at most ${schedulePlanBounds.maxSchedules.max.toLocaleString('en')}`,
+    )
+    .nullable(),
+  min_schedule_interval_minutes: z
+    .number()
+    .int('The shortest schedule interval is a whole number of minutes')
+    .min(
+      schedulePlanBounds.minIntervalMinutes.min,
+      'The shortest schedule interval is at least 1 minute',
+    )
+    .max(
+      schedulePlanBounds.minIntervalMinutes.max,
+      `The shortest schedule interval is at most ${schedulePlanBounds.minIntervalMinutes.max.toLocaleString('en')} minutes (a week)`,
+    )
+    .nullable(),
 };
 
 export const createPricingPlanSchema = z
@@ -93,6 +122,8 @@ export const createPricingPlanSchema = z
     stripe_price_id: planFields.stripe_price_id.default(null),
     max_file_bytes: planFields.max_file_bytes.default(null),
     storage_quota_bytes: planFields.storage_quota_bytes.default(null),
+    max_schedules: planFields.max_schedules.default(null),
+    min_schedule_interval_minutes: planFields.min_schedule_interval_minutes.default(null),
   })
   .strict();
 export type CreatePricingPlan = z.output<typeof createPricingPlanSchema>;
@@ -108,6 +139,8 @@ export const updatePricingPlanSchema = z
     stripe_price_id: planFields.stripe_price_id.optional(),
     max_file_bytes: planFields.max_file_bytes.optional(),
     storage_quota_bytes: planFields.storage_quota_bytes.optional(),
+    max_schedules: planFields.max_schedules.optional(),
+    min_schedule_interval_minutes: planFields.min_schedule_interval_minutes.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });

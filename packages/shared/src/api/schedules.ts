@@ -17,6 +17,16 @@ export const scheduleLimits = {
   task: 20_000,
 } as const;
 
+/**
+ * The bounds of a plan's own schedule limits (`max_schedules`, `min_schedule_interval_minutes`
+ * on the plan; null there means `scheduleLimits.perUser` and `scheduleLimits.minIntervalMinutes`).
+ */
+export const schedulePlanBounds = {
+  maxSchedules: { min: 0, max: 1000 },
+  /** One minute to one week. */
+  minIntervalMinutes: { min: 1, max: 7 * 24 * 60 },
+} as const;
+
 export const scheduleTargetSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('prompt'),

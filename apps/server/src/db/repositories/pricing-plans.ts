@@ -49,6 +49,8 @@ const toAdminPlan = (p: PlanRow, userCount: number): AdminPricingPlan => ({
   stripe_price_id: p.stripe_price_id,
   max_file_bytes: p.max_file_bytes,
   storage_quota_bytes: p.storage_quota_bytes,
+  max_schedules: p.max_schedules,
+  min_schedule_interval_minutes: p.min_schedule_interval_minutes,
   user_count: userCount,
   created_at: p.created_at.toISOString(),
   updated_at: p.updated_at.toISOString(),
@@ -103,6 +105,8 @@ export class AdminPlansRepository {
             stripe_price_id: input.stripe_price_id,
             max_file_bytes: input.max_file_bytes,
             storage_quota_bytes: input.storage_quota_bytes,
+            max_schedules: input.max_schedules,
+            min_schedule_interval_minutes: input.min_schedule_interval_minutes,
           })
           .returning();
         await writeAuditLog(asDb(tx), this.adminId, {

@@ -31,6 +31,10 @@ export const pricingPlans = pgTable('pricing_plans', {
   max_file_bytes: bigint('max_file_bytes', { mode: 'number' }),
   /** Total bytes a user may store; null is the instance default (`fileLimitDefaults`). */
   storage_quota_bytes: bigint('storage_quota_bytes', { mode: 'number' }),
+  /** Scheduled runs a user may keep (issue 19); null is the instance default (`scheduleLimits`). */
+  max_schedules: integer('max_schedules'),
+  /** The shortest interval a schedule may fire at, in minutes; null is the instance default. */
+  min_schedule_interval_minutes: integer('min_schedule_interval_minutes'),
   ...timestamps,
 });
 

@@ -1,6 +1,9 @@
 import type { Schedule, ScheduleRun, ScheduleTarget } from '@chorus/shared/api/schedules';
 import { scheduleLimits } from '@chorus/shared/api/schedules';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import { decodeCursor, encodeCursor } from '../../../db/keyset-cursor.ts';
+import type { PlanRow } from '../../../db/repositories/plans.ts';
+import { findPlanForUser } from '../../../db/repositories/pricing-plans.ts';
 import {
   SchedulesRepository,
   type ScheduleRow,
@@ -101,6 +104,33 @@ const present = async (deps: Deps, repo: SchedulesRepository, row: ScheduleRow) 
   return toSchedule(row, name, last.get(row.id));
 };
 
+/** The schedule limits of a user's plan, its nulls read as the instance defaults. */
+export type ScheduleLimits = { plan: string; maxSchedules: number; minIntervalMinutes: number };
+
+export const scheduleLimitsOf = (plan: PlanRow): ScheduleLimits => ({
+  plan: plan.name,
+  maxSchedules: plan.max_schedules ?? scheduleLimits.perUser,
+  minIntervalMinutes: plan.min_schedule_interval_minutes ?? scheduleLimits.minIntervalMinutes,
+});
+
+const limitsFor = async (deps: Deps, userId: string) =>
+  scheduleLimitsOf(await findPlanForUser(deps.database.db, userId));
+
+/** Expression and zone checked against the plan's shortest interval (a 400 otherwise). */
+const checkAgainstPlan = (expression: string, zone: string, limits: ScheduleLimits, now: Date) =>
+  checkSchedule(expression, zone, {
+    now,
+    minIntervalMinutes: limits.minIntervalMinutes,
+    plan: limits.plan,
+  });
+
+const tooMany = (limits: ScheduleLimits) =>
+  new ApiError(
+    409,
+    'schedules:too_many',
+    messageFor('schedules:too_many', { max: limits.maxSchedules, plan: limits.plan }),
+  );
+
 /** The target must be the user's own: a 404 with its kind's code otherwise. */
 const checkTarget = async (deps: Deps, userId: string, target: ScheduleTarget) => {
   if ((await findTargetName(deps, userId, target)) === null) throw targetNotFound(target);
@@ -132,20 +162,26 @@ export const schedulesRouter = createRouter<AuthedEnv>()
       200,
     );
   })
-  .openapi(previewScheduleRoute, (c) => {
+  .openapi(previewScheduleRoute, async (c) => {
     const { cron, time_zone } = c.req.valid('query');
-    return c.json(previewSchedule(cron, time_zone, new Date()), 200);
+    const limits = await limitsFor(c.var.deps, c.var.user.id);
+    return c.json(
+      previewSchedule(cron, time_zone, new Date(), {
+        minIntervalMinutes: limits.minIntervalMinutes,
+        plan: limits.plan,
+      }),
+      200,
+    );
   })
   .openapi(createScheduleRoute, async (c) => {
     const { deps, user } = c.var;
     const body = c.req.valid('json');
     const now = new Date();
-    const cron = checkSchedule(body.cron, body.time_zone, { now });
+    const limits = await limitsFor(deps, user.id);
+    const cron = checkAgainstPlan(body.cron, body.time_zone, limits, now);
     await checkTarget(deps, user.id, body.target);
     const repo = new SchedulesRepository(deps.database.db, user.id);
-    if ((await repo.count()) >= scheduleLimits.perUser) {
-      throw new ApiError(409, 'schedules:too_many');
-    }
+    if ((await repo.count()) >= limits.maxSchedules) throw tooMany(limits);
     const row = await repo.create({ ...body, next_run_at: nextOccurrence(cron, now) });
     return c.json(await present(deps, repo, row), 201);
   })
@@ -162,7 +198,11 @@ export const schedulesRouter = createRouter<AuthedEnv>()
     const expression = body.cron ?? current.cron;
     const zone = body.time_zone ?? current.time_zone;
     const moved = expression !== current.cron || zone !== current.time_zone;
-    const cron = moved ? checkSchedule(expression, zone, { now: new Date() }) : null;
+    // A new expression or zone meets the plan's shortest interval; an unchanged one may keep an
+    // interval an older, looser plan allowed.
+    const cron = moved
+      ? checkAgainstPlan(expression, zone, await limitsFor(deps, user.id), new Date())
+      : null;
     if (body.target) await checkTarget(deps, user.id, body.target);
     const row = await repo.update(current.id, {
       ...body,
@@ -218,7 +258,14 @@ export const schedulesRouter = createRouter<AuthedEnv>()
     const repo = new SchedulesRepository(deps.database.db, user.id);
     const schedule = await owned(repo, c.req.valid('param').id);
     const now = new Date();
-    const cron = parseCron(schedule.cron, schedule.time_zone);
+    let cron = parseCron(schedule.cron, schedule.time_zone);
+    if (!schedule.enabled) {
+      // A plan that shrank keeps the schedules it finds, but a paused one runs again only within
+      // its limits: no more schedules than it keeps, none more often than its shortest interval.
+      const limits = await limitsFor(deps, user.id);
+      if ((await repo.count()) > limits.maxSchedules) throw tooMany(limits);
+      cron = checkAgainstPlan(schedule.cron, schedule.time_zone, limits, now);
+    }
     const row = await repo.update(schedule.id, {
       enabled: true,
       disabled_reason: null,

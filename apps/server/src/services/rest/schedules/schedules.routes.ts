@@ -24,7 +24,7 @@ const signedIn = {
   middleware: [requireUser] as [typeof requireUser],
 };
 const badSchedule =
-  'Invalid fields, a cron expression that is not five valid fields (`schedules:bad_cron`), an unknown time zone (`schedules:bad_time_zone`), or one that runs more often than a schedule may (`schedules:too_frequent`)';
+  'Invalid fields, a cron expression that is not five valid fields (`schedules:bad_cron`), an unknown time zone (`schedules:bad_time_zone`), or one that runs more often than your plan allows (`schedules:too_frequent`)';
 const notYoursTarget =
   'No such schedule of yours, or a prompt, scenario, agent or workflow that is not yours (its own `*:not_found`)';
 
@@ -66,7 +66,7 @@ export const createScheduleRoute = createRoute({
     400: errorResponse(badSchedule),
     401: errorResponse('Not signed in'),
     404: errorResponse(notYoursTarget),
-    409: errorResponse('As many schedules as one may keep (`schedules:too_many`)'),
+    409: errorResponse('As many schedules as your plan keeps (`schedules:too_many`)'),
   },
 });
 
@@ -160,11 +160,17 @@ export const resumeScheduleRoute = createRoute({
   path: '/schedules/{id}/resume',
   summary: 'Resume a paused or turned-off schedule',
   description:
-    'Its next run is the first occurrence from now (none missed while paused runs); the failure count and the reason it was turned off are cleared.',
+    'Its next run is the first occurrence from now (none missed while paused runs); the failure count and the reason it was turned off are cleared. A plan that shrank since keeps the schedule, but it resumes only within the plan’s limits.',
   request: { params: idParam },
   responses: {
     200: jsonContent(scheduleSchema, 'The schedule, running again'),
+    400: errorResponse(
+      'It runs more often than your plan now allows (`schedules:too_frequent`); change its expression first',
+    ),
     401: errorResponse('Not signed in'),
     404: errorResponse('No such schedule of yours'),
+    409: errorResponse(
+      'You have more schedules than your plan now keeps (`schedules:too_many`); delete some first',
+    ),
   },
 });

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { FREE_PLAN_NAME, type AdminPricingPlan } from '@chorus/shared/api/plans';
+import { scheduleLimits, schedulePlanBounds } from '@chorus/shared/api/schedules';
 import { formatBytes } from '@chorus/shared/bytes';
 import { fileLimitCeilings, fileLimitDefaults, MB } from '@chorus/shared/limits';
 import type { ProviderId } from '@chorus/shared/providers';
@@ -19,9 +20,13 @@ export type PricingPlanDraft = {
   stripe_price_id: string | null;
   max_file_bytes: number | null;
   storage_quota_bytes: number | null;
+  max_schedules: number | null;
+  min_schedule_interval_minutes: number | null;
 };
 
-type Errors = Partial<Record<'name' | 'price' | 'limit' | 'maxFile' | 'quota', string>>;
+type Errors = Partial<
+  Record<'name' | 'price' | 'limit' | 'maxFile' | 'quota' | 'schedules' | 'interval', string>
+>;
 
 const centsToText = (cents: number) => (cents / 100).toFixed(2);
 
@@ -51,6 +56,24 @@ export const parseMegabytes = (text: string, ceiling: number): number | null | u
   const bytes = Math.round(Number(trimmed.replace(',', '.')) * MB);
   return bytes > 0 && bytes <= ceiling ? bytes : undefined;
 };
+
+/**
+ * A whole number from `min` to `max`; blank is the instance default (null), undefined when it
+ * is not such a number.
+ */
+export const parseBounded = (
+  text: string,
+  { min, max }: { min: number; max: number },
+): number | null | undefined => {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return value >= min && value <= max ? value : undefined;
+};
+
+const numberText = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value);
 
 const megabytesText = (bytes: number | null | undefined) =>
   bytes === null || bytes === undefined ? '' : String(Number((bytes / MB).toFixed(3)));
@@ -85,6 +108,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
   const [stripePrice, setStripePrice] = useState(plan?.stripe_price_id ?? '');
   const [maxFile, setMaxFile] = useState(megabytesText(plan?.max_file_bytes));
   const [quota, setQuota] = useState(megabytesText(plan?.storage_quota_bytes));
+  const [maxSchedules, setMaxSchedules] = useState(numberText(plan?.max_schedules));
+  const [minInterval, setMinInterval] = useState(numberText(plan?.min_schedule_interval_minutes));
   const [errors, setErrors] = useState<Errors>({});
   const modelsId = useId();
   const providersId = useId();
@@ -96,6 +121,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
     const dailyLimit = parseLimit(limit);
     const maxFileBytes = parseMegabytes(maxFile, fileLimitCeilings.maxFileBytes);
     const quotaBytes = parseMegabytes(quota, fileLimitCeilings.storageQuotaBytes);
+    const scheduleCount = parseBounded(maxSchedules, schedulePlanBounds.maxSchedules);
+    const intervalMinutes = parseBounded(minInterval, schedulePlanBounds.minIntervalMinutes);
     if (!name.trim()) found.name = 'Give the plan a name';
     if (cents === null) found.price = 'Write the price like 9.99';
     if (dailyLimit === undefined) found.limit = 'A whole number, or blank for unlimited';
@@ -104,6 +131,12 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
     }
     if (quotaBytes === undefined) {
       found.quota = `A size in MB above 0 and at most ${formatBytes(fileLimitCeilings.storageQuotaBytes)}, or blank for the default`;
+    }
+    if (scheduleCount === undefined) {
+      found.schedules = `A whole number from ${schedulePlanBounds.maxSchedules.min} to ${schedulePlanBounds.maxSchedules.max.toLocaleString('en')}, or blank for the default`;
+    }
+    if (intervalMinutes === undefined) {
+      found.interval = `A whole number of minutes from ${schedulePlanBounds.minIntervalMinutes.min} to ${schedulePlanBounds.minIntervalMinutes.max.toLocaleString('en')} (a week), or blank for the default`;
     }
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -116,6 +149,8 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
       stripe_price_id: stripePrice.trim() || null,
       max_file_bytes: maxFileBytes!,
       storage_quota_bytes: quotaBytes!,
+      max_schedules: scheduleCount!,
+      min_schedule_interval_minutes: intervalMinutes!,
     });
   };
 
@@ -124,8 +159,9 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
       <CardHeader>
         <CardTitle>{plan ? `Edit ${plan.name}` : 'New plan'}</CardTitle>
         <CardDescription>
-          Limits apply to every chat and proxy call from the next call on, and file limits to the
-          next upload. Leave providers and models empty to allow all of them.
+          Limits apply to every chat and proxy call from the next call on, file limits to the next
+          upload, and schedule limits to the next schedule saved or resumed (existing schedules are
+          kept). Leave providers and models empty to allow all of them.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -181,6 +217,26 @@ export const PricingPlansForm = ({ plan, saving, onSave, onCancel }: PricingPlan
               error={errors.quota}
               hint="All of a user's files together. Blank uses the default."
               onChange={(event) => setQuota(event.target.value)}
+            />
+            <FormField
+              label="Schedules per user"
+              name="plan-max-schedules"
+              inputMode="numeric"
+              placeholder={`Default (${scheduleLimits.perUser})`}
+              value={maxSchedules}
+              error={errors.schedules}
+              hint="Scheduled runs a user may keep. Blank uses the default."
+              onChange={(event) => setMaxSchedules(event.target.value)}
+            />
+            <FormField
+              label="Shortest schedule interval (minutes)"
+              name="plan-min-schedule-interval"
+              inputMode="numeric"
+              placeholder={`Default (${scheduleLimits.minIntervalMinutes} min)`}
+              value={minInterval}
+              error={errors.interval}
+              hint="How often a schedule may run at most. Blank uses the default."
+              onChange={(event) => setMinInterval(event.target.value)}
             />
           </div>
           <fieldset className="grid gap-2" aria-describedby={providersId}>

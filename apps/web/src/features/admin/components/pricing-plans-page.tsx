@@ -2,6 +2,7 @@ import { Gauge, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { FREE_PLAN_NAME, type AdminPricingPlan } from '@chorus/shared/api/plans';
+import { scheduleLimits } from '@chorus/shared/api/schedules';
 import { formatBytes } from '@chorus/shared/bytes';
 import { fileLimitDefaults } from '@chorus/shared/limits';
 import { Button } from '@/components/ui/button';
@@ -26,6 +27,12 @@ const listOrAll = (items: string[], all: string, format = (v: string) => v) =>
 /** A plan's file limit, or the instance default it falls back to. */
 const bytesOrDefault = (bytes: number | null, fallback: number) =>
   bytes === null ? `Default (${formatBytes(fallback)})` : formatBytes(bytes);
+
+/** A plan's schedule limit, or the instance default it falls back to. */
+const countOrDefault = (value: number | null, fallback: number, unit = '') =>
+  value === null
+    ? `Default (${fallback.toLocaleString()}${unit})`
+    : `${value.toLocaleString()}${unit}`;
 
 type Editing = { plan: AdminPricingPlan | null } | null;
 
@@ -154,6 +161,22 @@ export const PricingPlansPage = () => {
                         {bytesOrDefault(
                           plan.storage_quota_bytes,
                           fileLimitDefaults.storageQuotaBytes,
+                        )}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-muted-foreground">Schedules per user: </dt>
+                      <dd className="inline">
+                        {countOrDefault(plan.max_schedules, scheduleLimits.perUser)}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-muted-foreground">Shortest schedule interval: </dt>
+                      <dd className="inline">
+                        {countOrDefault(
+                          plan.min_schedule_interval_minutes,
+                          scheduleLimits.minIntervalMinutes,
+                          ' min',
                         )}
                       </dd>
                     </div>

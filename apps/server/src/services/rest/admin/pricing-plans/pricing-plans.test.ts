@@ -98,6 +98,43 @@ describe('/rest/v1/admin/pricing-plans', () => {
     await admin.del(`/rest/v1/admin/pricing-plans/${created.body.id}`);
   });
 
+  it('sets, changes and clears a plan’s schedule limits, null meaning the defaults', async () => {
+    expect(await freePlan()).toMatchObject({
+      max_schedules: null,
+      min_schedule_interval_minutes: null,
+    });
+    const created = await admin.post<AdminPricingPlan>('/rest/v1/admin/pricing-plans', {
+      name: 'Schedules',
+      max_schedules: 0,
+      min_schedule_interval_minutes: 10_080,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ max_schedules: 0, min_schedule_interval_minutes: 10_080 });
+    const changed = await admin.patch<AdminPricingPlan>(
+      `/rest/v1/admin/pricing-plans/${created.body.id}`,
+      { max_schedules: 1000, min_schedule_interval_minutes: null },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      max_schedules: 1000,
+      min_schedule_interval_minutes: null,
+    });
+    expect((await auditFor(created.body.id))[0]!.details).toMatchObject({
+      changes: { max_schedules: 1000, min_schedule_interval_minutes: null },
+      previous: { max_schedules: 0, min_schedule_interval_minutes: 10_080 },
+    });
+    // Other changes leave them as they are.
+    const repriced = await admin.patch<AdminPricingPlan>(
+      `/rest/v1/admin/pricing-plans/${created.body.id}`,
+      { price_cents: 500 },
+    );
+    expect(repriced.body).toMatchObject({
+      max_schedules: 1000,
+      min_schedule_interval_minutes: null,
+    });
+    await admin.del(`/rest/v1/admin/pricing-plans/${created.body.id}`);
+  });
+
   it('creates, edits and deletes a plan, writing each change to the audit log', async () => {
     const created = await admin.post<AdminPricingPlan>('/rest/v1/admin/pricing-plans', {
       name: '  Pro  ',
@@ -201,6 +238,12 @@ describe('/rest/v1/admin/pricing-plans', () => {
       { name: 'X', max_file_bytes: 6 * 1024 * MB },
       { name: 'X', storage_quota_bytes: -1 },
       { name: 'X', storage_quota_bytes: '100 MB' },
+      { name: 'X', max_schedules: -1 },
+      { name: 'X', max_schedules: 1001 },
+      { name: 'X', max_schedules: 2.5 },
+      { name: 'X', min_schedule_interval_minutes: 0 },
+      { name: 'X', min_schedule_interval_minutes: 10_081 },
+      { name: 'X', min_schedule_interval_minutes: '1 h' },
     ]) {
       expect(
         (await admin.post('/rest/v1/admin/pricing-plans', body)).status,
