@@ -525,6 +525,14 @@ export const errorCatalogue = {
   'mcp:nothing_to_approve': {
     message: 'This tool has no changed definition waiting for approval.',
   },
+  'mcp:authorization_required': {
+    message:
+      'This MCP server needs you to sign in to it. Open Tools and choose “Sign in” on the server, then try again.',
+  },
+  'mcp:oauth_state_invalid': {
+    message:
+      'This sign-in link has expired or was already used. Open Tools and sign in to the MCP server again.',
+  },
   'outbound:bad_allow_entry': {
     message:
       'Each allowed private host is a host name, an IP address or a range like 10.0.0.0/8. Fix the entry, then save.',

@@ -143,6 +143,8 @@ export const errorCodes = [
   'mcp:tool_disabled',
   'mcp:stale_approval',
   'mcp:nothing_to_approve',
+  'mcp:authorization_required',
+  'mcp:oauth_state_invalid',
   'outbound:bad_allow_entry',
   'outbound:refused',
   'outbound:timeout',

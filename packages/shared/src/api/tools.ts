@@ -185,7 +185,7 @@ export type HttpToolTestResult = z.infer<typeof httpToolTestResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // Remote MCP servers
 
-export const mcpAuthTypes = ['none', 'bearer'] as const;
+export const mcpAuthTypes = ['none', 'bearer', 'oauth'] as const;
 
 /**
  * One tool of an MCP server. `approved`: its definition is the one the user approved (or saw
@@ -211,12 +211,17 @@ export const mcpServerSchema = z.object({
   name: z.string(),
   url: z.string(),
   auth: z.enum(mcpAuthTypes),
-  /** `••••abcd` for a stored bearer token; null for none. */
+  /** `••••abcd` for a stored bearer token, `OAuth…` for OAuth; null for none. */
   token_hint: z.string().nullable(),
   /** How the server answered last: Streamable HTTP, or the older SSE transport. */
   transport: z.enum(['streamable-http', 'sse']).nullable(),
   status: z.enum(['ok', 'error']),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /**
+   * With `auth: "oauth"` and `last_error.code` `mcp:authorization_required`: where the user signs
+   * in to the server (open it in a new tab); null otherwise.
+   */
+  authorize_url: z.string().nullable(),
   last_synced_at: z.string().nullable(),
   tools: z.array(mcpToolSchema),
   created_at: z.string(),

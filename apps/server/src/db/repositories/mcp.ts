@@ -1,3 +1,8 @@
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { maskKey } from '../../crypto/secret-box.ts';
@@ -18,7 +23,32 @@ export type McpSyncedTool = {
 export type McpServerFields = {
   name: string;
   url: string;
-  auth: 'none' | 'bearer';
+  auth: 'none' | 'bearer' | 'oauth';
+};
+
+/**
+ * What an OAuth server keeps, sealed as one JSON in `token`: the client registration, the
+ * tokens, the PKCE verifier and the sign-in under way (its `state`, bound to the user, single
+ * use, expiring). Never sent back nor logged.
+ */
+export type McpOAuthState = {
+  client?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  /** When the tokens were saved (ms since the epoch). */
+  tokens_at?: number;
+  verifier?: string;
+  discovery?: OAuthDiscoveryState;
+  pending?: { nonce: string; user_id: string; expires_at: number; authorize_url: string | null };
+};
+
+/** The clear hint of an OAuth server: whether it is signed in, and until when. */
+const oauthHint = (state: McpOAuthState) => {
+  const { tokens, tokens_at: at } = state;
+  if (!tokens) return 'OAuth';
+  if (tokens.expires_in !== undefined && at !== undefined) {
+    return `OAuth, signed in until ${new Date(at + tokens.expires_in * 1000).toISOString()}`;
+  }
+  return 'OAuth, signed in';
 };
 
 /**
@@ -31,7 +61,8 @@ export const isToolUsable = (tool: McpToolRow): boolean =>
 
 /**
  * A user's remote MCP servers and their tools (issue 18 point 5); every query is scoped to
- * `userId`. Bearer tokens are sealed with the provider-key box and only a hint is kept in clear.
+ * `userId`. Bearer tokens (and the OAuth state) are sealed with the provider-key box and only a
+ * hint is kept in clear.
  */
 export class McpRepository {
   constructor(
@@ -116,9 +147,37 @@ export class McpRepository {
     return rows.length > 0;
   }
 
-  /** The bearer token in clear, to send; null when none is stored. */
+  /** The bearer token in clear, to send; null when none is stored (or the server uses OAuth). */
   openToken(server: McpServerRow): string | null {
-    return server.token ? this.box.open(server.token) : null;
+    return server.auth === 'bearer' && server.token ? this.box.open(server.token) : null;
+  }
+
+  /** The OAuth state of a server; empty when it has none (or does not use OAuth). */
+  openOAuth(server: McpServerRow): McpOAuthState {
+    if (server.auth !== 'oauth' || !server.token) return {};
+    try {
+      const parsed = JSON.parse(this.box.open(server.token)) as unknown;
+      return parsed !== null && typeof parsed === 'object' ? (parsed as McpOAuthState) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Stores the OAuth state sealed, with a hint in clear that holds no secret. */
+  async saveOAuth(serverId: string, state: McpOAuthState): Promise<McpServerRow | null> {
+    const [row] = await this.db
+      .update(mcpServers)
+      .set({ token: this.box.seal(JSON.stringify(state)), token_hint: oauthHint(state) })
+      .where(and(this.mine(serverId), eq(mcpServers.auth, 'oauth')))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Where the user signs in, while a sign-in is under way and not expired; else null. */
+  authorizeUrl(server: McpServerRow, now = Date.now()): string | null {
+    if (server.auth !== 'oauth' || server.error_code !== 'mcp:authorization_required') return null;
+    const { pending } = this.openOAuth(server);
+    return pending && pending.expires_at > now ? pending.authorize_url : null;
   }
 
   /** The tools of these servers (the user's only), by name. */

@@ -181,10 +181,10 @@ export const mcpServers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     url: text('url').notNull(),
-    auth: text('auth', { enum: ['none', 'bearer'] })
+    auth: text('auth', { enum: ['none', 'bearer', 'oauth'] })
       .notNull()
       .default('none'),
-    /** The bearer token, sealed; null for none. */
+    /** The bearer token, or the OAuth state as JSON, sealed; null for none. */
     token: text('token'),
     token_hint: text('token_hint'),
     transport: text('transport', { enum: ['streamable-http', 'sse'] }),

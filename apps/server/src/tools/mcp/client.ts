@@ -3,6 +3,10 @@
 // (outbound-fetch.ts). No stdio transport is ever imported: the server never starts a process
 // for a user (ARCHITECTURE §11).
 import { createHash } from 'node:crypto';
+import {
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
@@ -42,7 +46,8 @@ export const mcpClientLimits = {
 /** Why talking to an MCP server failed, in words a person can act on (never the token). */
 export class McpFailure extends Error {
   constructor(
-    readonly code: 'outbound:refused' | 'outbound:timeout' | 'mcp:connect_failed',
+    readonly code:
+      'outbound:refused' | 'outbound:timeout' | 'mcp:connect_failed' | 'mcp:authorization_required',
     message: string,
   ) {
     super(message);
@@ -79,6 +84,12 @@ const connectFailed = (message: string) => new McpFailure('mcp:connect_failed', 
 /** The failure a person reads, from the guard's own error when there was one. */
 const describeFailure = (error: unknown, outbound: OutboundError | undefined): McpFailure => {
   if (error instanceof McpFailure) return error;
+  if (error instanceof UnauthorizedError) {
+    return new McpFailure(
+      'mcp:authorization_required',
+      'This MCP server needs you to sign in to it. Choose “Sign in” on the server under Tools, then try again.',
+    );
+  }
   const guard = error instanceof OutboundError ? error : outbound;
   if (guard instanceof OutboundRefusedError)
     return new McpFailure('outbound:refused', guard.message);
@@ -132,7 +143,12 @@ export type McpConnection = {
   close: () => Promise<void>;
 };
 
-export type McpTarget = { url: string; token: string | null };
+export type McpTarget = {
+  url: string;
+  token: string | null;
+  /** For `auth: "oauth"`: the stored OAuth state, which the SDK reads and refreshes. */
+  authProvider?: (OAuthClientProvider & { accessToken(): string | null }) | undefined;
+};
 
 /** Cuts a tool's answer to what a model is handed, with a marker. */
 const capped = (text: string) => {
@@ -174,13 +190,20 @@ export const toolResultText = (result: CallToolResult | Record<string, unknown>)
   return capped(parts.join('\n'));
 };
 
-const redact = (text: string, token: string | null) =>
-  token ? text.split(token).join('[token]') : text;
+const redact = (text: string, target: McpTarget) => {
+  const secrets = [target.token, target.authProvider?.accessToken()];
+  return secrets.reduce<string>(
+    (out, secret) => (secret ? out.split(secret).join('[token]') : out),
+    text,
+  );
+};
 
 /**
  * Connects to a remote MCP server: Streamable HTTP first; when the server answers that with a
  * 4xx other than 401/403 (it predates Streamable HTTP), the older SSE transport. Throws an
- * `McpFailure`. The bearer token is sent as the Authorization header and appears in no error.
+ * `McpFailure`. The bearer token is sent as the Authorization header and appears in no error;
+ * with OAuth the SDK sends the access token (refreshing it when the server turns it away) and a
+ * sign-in needed is `mcp:authorization_required`.
  */
 export const connectMcpServer = async (
   target: McpTarget,
@@ -204,6 +227,7 @@ export const connectMcpServer = async (
         ? new StreamableHTTPClientTransport(url, {
             fetch,
             requestInit: { headers },
+            authProvider: target.authProvider,
             redirectPolicy: 'follow',
             reconnectionOptions: {
               maxRetries: 0,
@@ -215,6 +239,7 @@ export const connectMcpServer = async (
         : new SSEClientTransport(url, {
             fetch,
             requestInit: { headers },
+            authProvider: target.authProvider,
             redirectPolicy: 'follow',
           });
     const client = new Client({ name: 'chorus', version: '1.0.0' }, { capabilities: {} });
@@ -237,7 +262,7 @@ export const connectMcpServer = async (
   const asFailure = (thrown: unknown) => {
     const { error, failures } = thrown as { error: unknown; failures: { last?: OutboundError } };
     const failure = describeFailure(error, failures.last);
-    return new McpFailure(failure.code, redact(failure.message, target.token));
+    return new McpFailure(failure.code, redact(failure.message, target));
   };
 
   let connected: Awaited<ReturnType<typeof attempt>>;
@@ -263,7 +288,7 @@ export const connectMcpServer = async (
       return await run();
     } catch (error) {
       const failure = describeFailure(error, failures.last as OutboundError | undefined);
-      throw new McpFailure(failure.code, redact(failure.message, target.token));
+      throw new McpFailure(failure.code, redact(failure.message, target));
     }
   };
 
@@ -305,14 +330,14 @@ export const connectMcpServer = async (
           signal: signals.length ? AbortSignal.any(signals) : undefined,
         });
         return {
-          output: redact(toolResultText(result), target.token),
+          output: redact(toolResultText(result), target),
           isError: result.isError === true,
         };
       } catch (error) {
         for (const s of signals) s.throwIfAborted();
         // Set by the fetch while the call ran (TypeScript cannot see that).
         const guard = failures.last as OutboundError | undefined;
-        if (guard) return { output: redact(guard.message, target.token), isError: true };
+        if (guard) return { output: redact(guard.message, target), isError: true };
         if (error instanceof McpError && error.code === -32001) {
           return {
             output: `The tool did not answer within ${mcpClientLimits.timeoutMs / 1000} seconds.`,
@@ -323,7 +348,7 @@ export const connectMcpServer = async (
           error instanceof McpError
             ? (error as Error).message
             : describeFailure(error, undefined).message;
-        return { output: redact(capped(message), target.token), isError: true };
+        return { output: redact(capped(message), target), isError: true };
       }
     },
     close: async () => {

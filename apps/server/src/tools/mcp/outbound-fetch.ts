@@ -29,6 +29,8 @@ const headerRecord = (init: RequestInit['headers']): Record<string, string> => {
 const bodyOf = (body: RequestInit['body']): string | Uint8Array | undefined => {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  // OAuth token requests (the SDK's client auth) send a form.
+  if (body instanceof URLSearchParams) return body.toString();
   throw new OutboundError('outbound:failed', 'The MCP client sent a body Chorus cannot forward.');
 };
 

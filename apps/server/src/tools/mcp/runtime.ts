@@ -11,7 +11,7 @@ import type { Deps } from '../../http/app-env.ts';
 import { isUuid } from '../../http/uuid.ts';
 import type { AllowList } from '../../net/address-check.ts';
 import { toolFailure } from '../builtin/tool-failure.ts';
-import type { McpConnection } from './client.ts';
+import { McpFailure, type McpConnection } from './client.ts';
 import { checkApprovedDefinition, connectStoredServer } from './sync.ts';
 
 export type McpToolsForModel = {
@@ -69,7 +69,7 @@ const inputSchemaOf = (tool: McpToolRow) => ({
  * the model are the stored, approved ones; a failed call is a `{ error }` result, never a throw.
  */
 export const openMcpToolsForModel = async (
-  deps: Pick<Deps, 'database' | 'box'>,
+  deps: Pick<Deps, 'database' | 'box' | 'config'>,
   userId: string,
   mcpToolIds: readonly string[],
   ctx: McpRuntimeContext,
@@ -98,7 +98,12 @@ export const openMcpToolsForModel = async (
   const tools: Record<string, Tool> = {};
   const keys = new Map<string, string>();
   const taken = new Set<string>();
-  const outbound = { allow: ctx.allow, lookup: ctx.lookup, signal: ctx.signal };
+  const outbound = {
+    allow: ctx.allow,
+    lookup: ctx.lookup,
+    signal: ctx.signal,
+    appUrl: deps.config.appUrl,
+  };
 
   const opened = await Promise.allSettled(
     [...byServer.values()].map(async ({ server, tools: wanted }) => {
@@ -112,6 +117,13 @@ export const openMcpToolsForModel = async (
     const { server, tools: wanted } = entries[index]!;
     if (result.status === 'rejected') {
       const message = result.reason instanceof Error ? result.reason.message : 'it failed';
+      // A sign-in that lapsed (a refresh refused) shows on the server's card under Tools.
+      if (
+        result.reason instanceof McpFailure &&
+        result.reason.code === 'mcp:authorization_required'
+      ) {
+        await repo.recordFailure(server.id, { code: result.reason.code, message });
+      }
       for (const tool of wanted) skip(tool.id, `${server.name} could not be reached: ${message}`);
       continue;
     }

@@ -7,16 +7,31 @@ import {
   type McpConnection,
   type McpToolDefinition,
 } from './client.ts';
+import { mcpOAuthRedirectUrl, StoredMcpOAuthProvider } from './oauth.ts';
 
-export type McpOutbound = OutboundContext & { signal?: AbortSignal };
+export type McpOutbound = OutboundContext & {
+  signal?: AbortSignal;
+  /** The app's public URL (config.appUrl), where an OAuth sign-in comes back. */
+  appUrl: string;
+};
 
-/** Connects to one of the user's servers with its stored token. */
+/** Connects to one of the user's servers with its stored token, or its OAuth state. */
 export const connectStoredServer = (
   repo: McpRepository,
   server: McpServerRow,
   outbound: McpOutbound,
 ): Promise<McpConnection> =>
-  connectMcpServer({ url: server.url, token: repo.openToken(server) }, outbound);
+  connectMcpServer(
+    {
+      url: server.url,
+      token: repo.openToken(server),
+      authProvider:
+        server.auth === 'oauth'
+          ? new StoredMcpOAuthProvider(repo, server, mcpOAuthRedirectUrl(outbound.appUrl))
+          : undefined,
+    },
+    outbound,
+  );
 
 /**
  * Reads the server's tools now and records them (new ones off, changed ones pending, missing

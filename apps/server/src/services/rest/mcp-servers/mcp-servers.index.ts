@@ -13,12 +13,20 @@ import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { parseOutboundUrl } from '../../../net/address-check.ts';
 import { readOutboundAllowList } from '../../../net/allow-list-setting.ts';
-import type { OutboundContext } from '../../../tools/builtin/web-fetch.ts';
+import { auth as finishOAuth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpFailure, type McpConnection } from '../../../tools/mcp/client.ts';
+import {
+  isPendingSignIn,
+  mcpOAuthRedirectUrl,
+  parseOAuthState,
+  StoredMcpOAuthProvider,
+} from '../../../tools/mcp/oauth.ts';
+import { createMcpFetch } from '../../../tools/mcp/outbound-fetch.ts';
 import {
   checkApprovedDefinition,
   connectStoredServer,
   syncMcpServer,
+  type McpOutbound,
 } from '../../../tools/mcp/sync.ts';
 import {
   approveMcpToolRoute,
@@ -27,6 +35,7 @@ import {
   deleteMcpServerRoute,
   getMcpServerRoute,
   listMcpServersRoute,
+  mcpOAuthCallbackRoute,
   syncMcpServerRoute,
   updateMcpServerRoute,
   updateMcpToolRoute,
@@ -35,9 +44,13 @@ import {
 const serverNotFound = () => new ApiError(404, 'mcp:not_found');
 const toolNotFound = () => new ApiError(404, 'mcp:tool_not_found');
 
-/** How requests reach the user's servers: the admin's allow-list of private hosts. */
-const outboundFor = async (deps: Deps): Promise<OutboundContext> => ({
+/**
+ * How requests reach the user's servers: the admin's allow-list of private hosts; an OAuth
+ * sign-in comes back under the app's public URL.
+ */
+const outboundFor = async (deps: Deps): Promise<McpOutbound> => ({
   allow: await readOutboundAllowList(deps),
+  appUrl: deps.config.appUrl,
 });
 
 const repoFor = (deps: Deps, userId: string) =>
@@ -61,7 +74,11 @@ export const toMcpTool = (row: McpToolRow): McpTool => {
   };
 };
 
-export const toMcpServer = (row: McpServerRow, tools: McpToolRow[]): McpServer => ({
+export const toMcpServer = (
+  row: McpServerRow,
+  tools: McpToolRow[],
+  authorizeUrl: string | null = null,
+): McpServer => ({
   id: row.id,
   name: row.name,
   url: row.url,
@@ -73,6 +90,7 @@ export const toMcpServer = (row: McpServerRow, tools: McpToolRow[]): McpServer =
     row.status === 'error' && row.error_code
       ? { code: row.error_code, message: row.error_message ?? '' }
       : null,
+  authorize_url: authorizeUrl,
   last_synced_at: row.last_synced_at?.toISOString() ?? null,
   tools: tools.filter((tool) => tool.server_id === row.id).map(toMcpTool),
   created_at: row.created_at.toISOString(),
@@ -80,7 +98,7 @@ export const toMcpServer = (row: McpServerRow, tools: McpToolRow[]): McpServer =
 });
 
 const withTools = async (repo: McpRepository, row: McpServerRow) =>
-  toMcpServer(row, await repo.listTools([row.id]));
+  toMcpServer(row, await repo.listTools([row.id]), repo.authorizeUrl(row));
 
 /** A URL that is not one Chorus fetches at all is bad input; an address is checked on connect. */
 const checkUrl = (url: string) => {
@@ -105,6 +123,8 @@ const unreachable = (failure: McpFailure) => {
       return new ApiError(400, 'outbound:refused', failure.message);
     case 'outbound:timeout':
       return new ApiError(504, 'outbound:timeout', failure.message);
+    case 'mcp:authorization_required':
+      return new ApiError(409, 'mcp:authorization_required');
     default:
       return new ApiError(502, 'mcp:connect_failed', failure.message);
   }
@@ -126,7 +146,10 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
     const repo = repoFor(c.var.deps, c.var.user.id);
     const rows = await repo.listServers();
     const tools = await repo.listTools(rows.map((row) => row.id));
-    return c.json({ servers: rows.map((row) => toMcpServer(row, tools)) }, 200);
+    return c.json(
+      { servers: rows.map((row) => toMcpServer(row, tools, repo.authorizeUrl(row))) },
+      200,
+    );
   })
   .openapi(createMcpServerRoute, async (c) => {
     const { deps, user } = c.var;
@@ -161,10 +184,14 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
     const url = body.url === undefined ? undefined : checkUrl(body.url);
     const auth = body.auth ?? row.auth;
     // undefined keeps the stored token, null removes it, a string replaces it.
+    // An OAuth server starts afresh when it becomes one or its URL changes (its registration and
+    // tokens belong to the old address).
     let token: string | null | undefined;
+    const urlChanged = url !== undefined && url !== row.url;
     if (auth === 'none') token = row.token === null ? undefined : null;
+    else if (auth === 'oauth') token = row.auth === 'oauth' && !urlChanged ? undefined : null;
     else if (body.token) token = body.token;
-    else if (body.token === '' || row.token === null) throw tokenMissing();
+    else if (body.token === '' || row.token === null || row.auth !== 'bearer') throw tokenMissing();
     const updated = await repo.updateServer(id, {
       ...(body.name !== undefined && { name: body.name }),
       ...(url !== undefined && { url }),
@@ -172,8 +199,7 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
       token,
     });
     if (!updated) throw serverNotFound();
-    const reconnect =
-      (url !== undefined && url !== row.url) || auth !== row.auth || token !== undefined;
+    const reconnect = urlChanged || auth !== row.auth || token !== undefined;
     const server = reconnect
       ? (await syncMcpServer(repo, updated, await outboundFor(deps))).server
       : updated;
@@ -253,8 +279,62 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
         200,
       );
     } catch (error) {
-      throw error instanceof McpFailure ? unreachable(error) : error;
+      if (!(error instanceof McpFailure)) throw error;
+      if (error.code === 'mcp:authorization_required') {
+        await repo.recordFailure(server.id, { code: error.code, message: error.message });
+      }
+      throw unreachable(error);
     } finally {
       await connection?.close();
     }
+  })
+  .openapi(mcpOAuthCallbackRoute, async (c) => {
+    const { deps, user } = c.var;
+    const query = c.req.valid('query');
+    const parsed = parseOAuthState(query.state ?? '');
+    if (!parsed) throw new ApiError(400, 'mcp:oauth_state_invalid');
+    if (!isUuid(parsed.serverId)) throw serverNotFound();
+    const repo = repoFor(deps, user.id);
+    const server = await repo.getServer(parsed.serverId);
+    if (!server) throw serverNotFound();
+    const state = repo.openOAuth(server);
+    if (server.auth !== 'oauth' || !isPendingSignIn(state, user.id, parsed.nonce)) {
+      throw new ApiError(400, 'mcp:oauth_state_invalid');
+    }
+    // Single use: the sign-in is over whatever happens next.
+    const { pending: _used, ...rest } = state;
+    const current = (await repo.saveOAuth(server.id, rest)) ?? server;
+
+    const back = (params: Record<string, string>) =>
+      c.redirect(`/tools?${new URLSearchParams(params).toString()}`, 302);
+    const failed = async (message: string) => {
+      await repo.recordFailure(server.id, { code: 'mcp:authorization_required', message });
+      return back({ mcp_error: message });
+    };
+    if (query.error || !query.code) {
+      return failed(
+        `Signing in to ${server.name} did not finish${query.error ? ` (${query.error.slice(0, 100)})` : ''}. Try again from Tools.`,
+      );
+    }
+    const outbound = await outboundFor(deps);
+    const provider = new StoredMcpOAuthProvider(
+      repo,
+      current,
+      mcpOAuthRedirectUrl(outbound.appUrl),
+    );
+    try {
+      const result = await finishOAuth(provider, {
+        serverUrl: current.url,
+        authorizationCode: query.code,
+        fetchFn: createMcpFetch(outbound),
+      });
+      if (result !== 'AUTHORIZED') throw new Error('not authorized');
+    } catch {
+      return failed(`${server.name} did not accept the sign-in. Try signing in again from Tools.`);
+    }
+    const signedIn = await repo.getServer(server.id);
+    if (!signedIn) throw serverNotFound();
+    const { failure } = await syncMcpServer(repo, signedIn, outbound);
+    if (failure) return back({ mcp_error: `Signed in to ${server.name}, but: ${failure.message}` });
+    return back({ mcp_connected: server.id });
   });

@@ -27,6 +27,9 @@ const signedIn = {
 
 const unreachable = {
   400: errorResponse('Invalid fields, or an address Chorus does not connect to'),
+  409: errorResponse(
+    'The server uses OAuth and needs you to sign in (`mcp:authorization_required`)',
+  ),
   502: errorResponse('The server could not be reached, or did not answer as an MCP server'),
   504: errorResponse('The server did not answer in time'),
 };
@@ -48,7 +51,7 @@ export const createMcpServerRoute = createRoute({
   path: '/mcp-servers',
   summary: 'Add a remote MCP server',
   description:
-    'A server reached by URL over Streamable HTTP, or the older SSE transport when it does not speak Streamable HTTP, with an optional bearer token (stored encrypted, never sent back). Its tools are read at once and stored turned off; enable them one by one. A server that cannot be reached is saved anyway with `status: "error"` and the reason in `last_error`, so it can be fixed. Never a local process (no stdio).',
+    'A server reached by URL over Streamable HTTP, or the older SSE transport when it does not speak Streamable HTTP, with an optional bearer token (stored encrypted, never sent back) or OAuth (`auth: "oauth"`: the server answers with `last_error.code` `mcp:authorization_required` and an `authorize_url` to open, where the user signs in; the sign-in comes back to `GET /rest/v1/mcp-servers/oauth/callback`). Its tools are read at once and stored turned off; enable them one by one. A server that cannot be reached is saved anyway with `status: "error"` and the reason in `last_error`, so it can be fixed. Never a local process (no stdio).',
   request: json(createMcpServerSchema),
   responses: {
     201: jsonContent(mcpServerSchema, 'The new server, with its tools or the reason it failed'),
@@ -162,5 +165,28 @@ export const callMcpToolRoute = createRoute({
     401: errorResponse('Not signed in'),
     404: errorResponse('No such MCP server or tool of yours'),
     409: errorResponse('The tool is off, changed since approved, or removed'),
+  },
+});
+
+export const mcpOAuthCallbackRoute = createRoute({
+  ...signedIn,
+  method: 'get',
+  path: '/mcp-servers/oauth/callback',
+  summary: 'Where an MCP server’s OAuth sign-in comes back',
+  description:
+    'Opened by the browser, sent here by the authorization server with `code` and `state`. The `state` is bound to the signed-in user and the server, single use, and expires in 10 minutes. Exchanges the code for tokens (stored encrypted), reads the tools, and redirects to `/tools?mcp_connected={id}`, or `/tools?mcp_error=…` with a readable message.',
+  request: {
+    query: z.object({
+      code: z.string().max(4_000).optional(),
+      state: z.string().max(400).optional(),
+      error: z.string().max(200).optional(),
+      error_description: z.string().max(1_000).optional(),
+    }),
+  },
+  responses: {
+    302: { description: 'To /tools, with `mcp_connected` or `mcp_error`' },
+    400: errorResponse('No state, or a state expired, used already or not yours'),
+    401: errorResponse('Not signed in'),
+    404: errorResponse('No such MCP server of yours'),
   },
 });

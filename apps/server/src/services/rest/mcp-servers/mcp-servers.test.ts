@@ -406,7 +406,7 @@ describe('bad input', () => {
       [create(alice, { name: 'x', url: 'ftp://example.com/mcp' }), 400, 'outbound:refused'],
       [create(alice, { name: 'x', url: 'not a url' }), 400, 'outbound:refused'],
       [create(alice, { name: 'x', url: 'http://user:pw@127.0.0.1/mcp' }), 400, 'outbound:refused'],
-      [create(alice, { name: 'x', url: mcp.url, auth: 'oauth' }), 400, 'bad_request:validation'],
+      [create(alice, { name: 'x', url: mcp.url, auth: 'basic' }), 400, 'bad_request:validation'],
       [alice.patch(`/rest/v1/mcp-servers/${server.id}`, {}), 400, 'bad_request:validation'],
       [alice.get('/rest/v1/mcp-servers/not-a-uuid'), 404, 'mcp:not_found'],
       [

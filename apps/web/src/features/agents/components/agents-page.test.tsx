@@ -60,6 +60,7 @@ const mcpServer: McpServer = {
   transport: 'streamable-http',
   status: 'ok',
   last_error: null,
+  authorize_url: null,
   last_synced_at: stamp,
   tools: [
     {

@@ -1,12 +1,13 @@
 import { createMcpServerSchema, type McpServer } from '@chorus/shared/api/tools';
 import type { ErrorCode } from '@chorus/shared/error-codes';
 import { DraftForm, useDraftForm } from '@/components/forms/draft-form';
-import { TextField } from '@/components/forms/field';
+import { Field, TextField } from '@/components/forms/field';
 import { Dialog } from '@/components/ui/dialog';
+import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/lib/toast';
 import { useAddMcpServer } from '../api/mcp-servers';
 
-type Draft = { name: string; url: string; token: string };
+type Draft = { name: string; url: string; auth: 'token' | 'oauth'; token: string };
 type DraftErrors = Partial<Record<keyof Draft, string>>;
 
 const fieldOfErrorCode: Partial<Record<ErrorCode, keyof Draft>> = {
@@ -27,11 +28,11 @@ const nameFromUrl = (url: string) => {
 
 /** The body to send, or the message for each field to fix. */
 const bodyOf = (draft: Draft) => {
-  const token = draft.token.trim();
+  const token = draft.auth === 'oauth' ? '' : draft.token.trim();
   const parsed = createMcpServerSchema.safeParse({
     name: draft.name.trim() || nameFromUrl(draft.url),
     url: draft.url,
-    auth: token ? 'bearer' : 'none',
+    auth: draft.auth === 'oauth' ? 'oauth' : token ? 'bearer' : 'none',
     token: token || null,
   });
   if (parsed.success) return { body: parsed.data, errors: null };
@@ -52,12 +53,16 @@ const AddServerForm = ({
 }) => {
   const add = useAddMcpServer();
   const form = useDraftForm({
-    initial: (): Draft => ({ name: '', url: '', token: '' }),
+    initial: (): Draft => ({ name: '', url: '', auth: 'token', token: '' }),
     check: bodyOf,
     save: async (body) => {
       const server = await add.mutateAsync(body);
       // Kept even when it could not be reached: its card says why, and Refresh tools retries.
-      if (server.status === 'error') {
+      if (server.last_error?.code === 'mcp:authorization_required') {
+        toast.info(`“${server.name}” added: sign in to it`, {
+          description: 'Use “Sign in” on its card; its tools are listed when you come back.',
+        });
+      } else if (server.status === 'error') {
         toast.warning(`“${server.name}” added, but it did not answer`, {
           description: server.last_error?.message,
         });
@@ -93,15 +98,37 @@ const AddServerForm = ({
         placeholder={nameFromUrl(draft.url) || 'e.g. Issue tracker'}
         onChange={(value) => set('name', value)}
       />
-      <TextField
-        label="Bearer token (optional)"
-        error={errors.token}
-        hint="Sent as Authorization: Bearer …; stored encrypted and never shown again."
-        type="password"
-        autoComplete="off"
-        value={draft.token}
-        onChange={(value) => set('token', value)}
-      />
+      <Field
+        label="Authentication"
+        hint={
+          draft.auth === 'oauth'
+            ? 'You sign in to the server in a new tab after adding it; Chorus keeps the tokens encrypted.'
+            : undefined
+        }
+      >
+        {({ id, describedBy }) => (
+          <NativeSelect
+            id={id}
+            aria-describedby={describedBy}
+            value={draft.auth}
+            onChange={(event) => set('auth', event.target.value === 'oauth' ? 'oauth' : 'token')}
+          >
+            <option value="token">None, or a bearer token</option>
+            <option value="oauth">OAuth (sign in to the server)</option>
+          </NativeSelect>
+        )}
+      </Field>
+      {draft.auth === 'token' ? (
+        <TextField
+          label="Bearer token (optional)"
+          error={errors.token}
+          hint="Sent as Authorization: Bearer …; stored encrypted and never shown again."
+          type="password"
+          autoComplete="off"
+          value={draft.token}
+          onChange={(value) => set('token', value)}
+        />
+      ) : null}
       <p className="text-xs text-muted-foreground">
         Chorus connects to it now and lists its tools. Then choose which of them your agents may
         call.

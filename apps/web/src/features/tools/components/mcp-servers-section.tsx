@@ -2,14 +2,17 @@ import {
   AlertTriangle,
   BookOpen,
   CheckCircle2,
+  ExternalLink,
   GitCompare,
+  LogIn,
   Play,
   Plug,
   Plus,
   RefreshCw,
   Trash2,
 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { McpServer, McpTool } from '@chorus/shared/api/tools';
 import { DeleteConfirm } from '@/components/forms/card-list';
 import { prettyJson } from '@/components/forms/json-input';
@@ -37,8 +40,42 @@ import { ToolsSection } from './tools-section';
 
 const transportLabel = { 'streamable-http': 'Streamable HTTP', sse: 'SSE' } as const;
 
+const needsSignIn = (server: McpServer) => server.last_error?.code === 'mcp:authorization_required';
+
+/** What the server is reached with, in words (never the secret itself). */
+const authLabel = (server: McpServer) => {
+  if (server.auth === 'oauth') return server.token_hint ?? 'OAuth';
+  return server.token_hint ? `Bearer token ${server.token_hint}` : 'No token';
+};
+
+/** Back from an OAuth sign-in (`?mcp_connected` or `?mcp_error` on /tools): a toast, once. */
+const useOAuthReturn = () => {
+  const [params, setParams] = useSearchParams();
+  const connected = params.get('mcp_connected');
+  const failed = params.get('mcp_error');
+  useEffect(() => {
+    if (connected === null && failed === null) return;
+    if (failed !== null)
+      toast.error('Signing in to the MCP server failed', { description: failed });
+    else toast.success('Signed in to the MCP server: its tools are listed below');
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('mcp_connected');
+        next.delete('mcp_error');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [connected, failed, setParams]);
+};
+
 const StatusBadge = ({ server }: { server: McpServer }) =>
-  server.status === 'ok' ? (
+  needsSignIn(server) ? (
+    <span className="inline-flex items-center gap-1 rounded-full border border-amber-500/40 px-2 py-0.5 text-xs text-amber-700 dark:text-amber-400">
+      <LogIn aria-hidden="true" className="size-3.5" /> Sign-in needed
+    </span>
+  ) : server.status === 'ok' ? (
     <span className="inline-flex items-center gap-1 rounded-full border border-emerald-500/40 px-2 py-0.5 text-xs text-emerald-700 dark:text-emerald-400">
       <CheckCircle2 aria-hidden="true" className="size-3.5" /> Connected
     </span>
@@ -193,8 +230,7 @@ const ServerCard = ({
           <p className="font-mono text-xs break-all text-muted-foreground">{server.url}</p>
           <p className="text-xs text-muted-foreground">
             {server.transport ? transportLabel[server.transport] : 'Transport not known yet'} ·{' '}
-            {server.token_hint ? `Bearer token ${server.token_hint}` : 'No token'} · Tools listed{' '}
-            {formatDateTime(server.last_synced_at, 'never')}
+            {authLabel(server)} · Tools listed {formatDateTime(server.last_synced_at, 'never')}
           </p>
         </div>
         <div className="flex gap-2">
@@ -236,7 +272,29 @@ const ServerCard = ({
           </Button>
         </div>
       </div>
-      {server.last_error ? (
+      {needsSignIn(server) ? (
+        <div className="grid gap-2 rounded-md border border-amber-500/40 bg-amber-500/5 p-3 text-sm">
+          <p>
+            This server uses OAuth: sign in to it in a new tab, and its tools are listed when you
+            come back.
+          </p>
+          {server.authorize_url ? (
+            <a
+              href={server.authorize_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex w-fit items-center gap-1.5 rounded-md border px-3 py-1.5 text-sm font-medium hover:bg-accent"
+            >
+              <ExternalLink aria-hidden="true" className="size-4" />
+              Sign in to {server.name}
+            </a>
+          ) : (
+            <p className="text-xs text-muted-foreground">
+              The sign-in link expired. Press Refresh tools for a new one.
+            </p>
+          )}
+        </div>
+      ) : server.last_error ? (
         <div
           role="alert"
           className="rounded-md border border-destructive/40 p-2 text-sm text-destructive"
@@ -271,6 +329,7 @@ const ServerCard = ({
 
 /** Remote MCP servers: their status, their tools (each on or off) and changes to review. */
 export const McpServersSection = () => {
+  useOAuthReturn();
   const list = useMcpServers();
   const [adding, setAdding] = useState(false);
   const [trying, setTrying] = useState<TryTarget | null>(null);

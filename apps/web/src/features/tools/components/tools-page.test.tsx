@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Toaster } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpTool, HttpToolTestResult, McpServer, McpTool } from '@chorus/shared/api/tools';
 import { messageFor } from '@chorus/shared/error-catalogue';
@@ -52,6 +53,7 @@ const mcpServer = (over: Partial<McpServer> = {}): McpServer => ({
   transport: 'streamable-http',
   status: 'ok',
   last_error: null,
+  authorize_url: null,
   last_synced_at: stamp,
   tools: [mcpTool()],
   created_at: stamp,
@@ -493,6 +495,92 @@ describe('the tools page: MCP servers', () => {
     await waitFor(() =>
       expect(writes(calls).map((c) => `${c.method} ${c.path}`)).toEqual([
         `DELETE /rest/v1/mcp-servers/${serverId}`,
+      ]),
+    );
+  });
+});
+
+describe('the tools page: MCP servers behind OAuth', () => {
+  it('offers “Sign in to …” in a new tab when the server needs a sign-in', async () => {
+    const authorizeUrl = 'https://auth.example.com/authorize?client_id=c&state=s';
+    stubServer((method, path) =>
+      path === '/rest/v1/mcp-servers'
+        ? json({
+            servers: [
+              mcpServer({
+                auth: 'oauth',
+                token_hint: 'OAuth',
+                status: 'error',
+                tools: [],
+                last_error: {
+                  code: 'mcp:authorization_required',
+                  message: messageFor('mcp:authorization_required'),
+                },
+                authorize_url: authorizeUrl,
+              }),
+            ],
+          })
+        : undefined,
+    );
+    renderPage();
+    const card = await screen.findByRole('listitem', { name: 'Issue tracker' });
+    expect(card.textContent).toContain('Sign-in needed');
+    expect(card.textContent).not.toContain('Bearer token');
+    const link = within(card).getByRole('link', { name: 'Sign in to Issue tracker' });
+    expect(link.getAttribute('href')).toBe(authorizeUrl);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
+  it('says how the sign-in went on the way back', async () => {
+    stubServer();
+    renderRoutes({
+      path: `/tools?mcp_error=${encodeURIComponent('Issue tracker did not accept the sign-in.')}`,
+      routes: [
+        {
+          path: '/tools',
+          element: (
+            <>
+              <ToolsPage />
+              <Toaster />
+            </>
+          ),
+        },
+      ],
+      session: signedInSession,
+    });
+    expect(await screen.findByText('Issue tracker did not accept the sign-in.')).toBeTruthy();
+  });
+
+  it('offers OAuth when adding a server, and sends no token with it', async () => {
+    const calls = stubServer((method, path) =>
+      method === 'POST' && path === '/rest/v1/mcp-servers'
+        ? json(mcpServer({ auth: 'oauth', token_hint: 'OAuth' }), 201)
+        : undefined,
+    );
+    renderPage();
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Add an MCP server' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add an MCP server' });
+    fireEvent.change(within(dialog).getByLabelText('Server URL'), {
+      target: { value: 'https://mcp.example.com/mcp' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Authentication'), {
+      target: { value: 'oauth' },
+    });
+    expect(within(dialog).queryByLabelText('Bearer token (optional)')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add server' }));
+    await waitFor(() =>
+      expect(writes(calls)).toEqual([
+        {
+          method: 'POST',
+          path: '/rest/v1/mcp-servers',
+          body: {
+            name: 'mcp.example.com',
+            url: 'https://mcp.example.com/mcp',
+            auth: 'oauth',
+            token: null,
+          },
+        },
       ]),
     );
   });
