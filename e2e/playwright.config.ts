@@ -5,12 +5,22 @@ import { e2eTmpDir } from './support/paths.ts';
 
 const { baseURL } = ensureRunPorts();
 
+/** Specs that wait on the clock (a schedule firing every minute) more than they work. */
+const waitingSpecs = /workflows-schedules\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './tests',
   outputDir: join(e2eTmpDir, 'results'),
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
-  workers: 2,
+  // Two workers for the browser tests, as the machine has two cores, and a third for the one
+  // test that mostly waits on real minutes (scheduled runs): it idles beside the rest rather than
+  // holding one of the two.
+  workers: 3,
+  projects: [
+    { name: 'waits', testMatch: waitingSpecs, workers: 1 },
+    { name: 'chromium', testIgnore: waitingSpecs, workers: 2 },
+  ],
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
