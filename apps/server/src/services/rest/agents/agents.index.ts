@@ -25,7 +25,9 @@ import {
   updateAgentRoute,
 } from './agents.routes.ts';
 
-export const agentNotFound = () => new ApiError(404, 'agents:not_found');
+import { agentNotFound } from '../../../agents/agent-turn.ts';
+
+export { agentNotFound };
 
 const fieldsOf = (
   row: AgentSnapshot,

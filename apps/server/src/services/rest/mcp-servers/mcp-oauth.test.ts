@@ -47,6 +47,15 @@ afterAll(async () => {
   await t.close();
 });
 
+/** A refused callback sends the browser back to Tools with the reason: answers its code. */
+const refusalOf = (res: { status: number; headers: Headers }) => {
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get('location') ?? '', 'http://app.test');
+  expect(location.pathname).toBe('/tools');
+  expect(location.searchParams.get('mcp_error')).toMatch(/^[A-Z]/);
+  return location.searchParams.get('mcp_error_code');
+};
+
 const callbackPrefix = `${TEST_APP_URL}/rest/v1/mcp-servers/oauth/callback`;
 
 /** Plays the browser at the authorization server: the callback path with its code and state. */
@@ -98,8 +107,8 @@ describe('an MCP server behind OAuth', () => {
     const callback = await authorize(server.authorize_url!);
 
     // Bob cannot finish Alice's sign-in: the server is not his.
-    const stolen = record(await bob.request('GET', callback));
-    expect(stolen.status).toBe(404);
+    const stolen = await bob.request('GET', callback);
+    expect(refusalOf(stolen)).toBe('mcp:not_found');
     const anonymous = await t.client().request('GET', callback);
     expect(anonymous.status).toBe(401);
 
@@ -108,9 +117,8 @@ describe('an MCP server behind OAuth', () => {
     expect(done.headers.get('location')).toBe(`/tools?mcp_connected=${server.id}`);
 
     // The state is single use.
-    const again = record(await alice.request('GET', callback));
-    expect(again.status).toBe(400);
-    expect((again.body as { code: string }).code).toBe('mcp:oauth_state_invalid');
+    const again = await alice.request('GET', callback);
+    expect(refusalOf(again)).toBe('mcp:oauth_state_invalid');
 
     const after = await getServer(alice, server.id);
     expect(after.body).toMatchObject({
@@ -169,9 +177,8 @@ describe('an MCP server behind OAuth', () => {
       ...state,
       pending: { ...state.pending!, expires_at: Date.now() - 1 },
     });
-    const res = record(await alice.request('GET', callback));
-    expect(res.status).toBe(400);
-    expect((res.body as { code: string }).code).toBe('mcp:oauth_state_invalid');
+    const res = await alice.request('GET', callback);
+    expect(refusalOf(res)).toBe('mcp:oauth_state_invalid');
 
     // A fresh sign-in still works.
     const retry = record(await alice.post<McpServer>(`/rest/v1/mcp-servers/${server.id}/sync`));

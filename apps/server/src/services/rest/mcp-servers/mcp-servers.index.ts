@@ -291,22 +291,26 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
   .openapi(mcpOAuthCallbackRoute, async (c) => {
     const { deps, user } = c.var;
     const query = c.req.valid('query');
+    // The browser lands here: every outcome goes back to Tools, a refusal with its reason and
+    // code, rather than leaving the user on a page of JSON.
+    const back = (params: Record<string, string>) =>
+      c.redirect(`/tools?${new URLSearchParams(params).toString()}`, 302);
+    const refuse = (error: ApiError) =>
+      back({ mcp_error: error.message, mcp_error_code: error.code });
     const parsed = parseOAuthState(query.state ?? '');
-    if (!parsed) throw new ApiError(400, 'mcp:oauth_state_invalid');
-    if (!isUuid(parsed.serverId)) throw serverNotFound();
+    if (!parsed) return refuse(new ApiError(400, 'mcp:oauth_state_invalid'));
+    if (!isUuid(parsed.serverId)) return refuse(serverNotFound());
     const repo = repoFor(deps, user.id);
     const server = await repo.getServer(parsed.serverId);
-    if (!server) throw serverNotFound();
+    if (!server) return refuse(serverNotFound());
     const state = repo.openOAuth(server);
     if (server.auth !== 'oauth' || !isPendingSignIn(state, user.id, parsed.nonce)) {
-      throw new ApiError(400, 'mcp:oauth_state_invalid');
+      return refuse(new ApiError(400, 'mcp:oauth_state_invalid'));
     }
     // Single use: the sign-in is over whatever happens next.
     const { pending: _used, ...rest } = state;
     const current = (await repo.saveOAuth(server.id, rest)) ?? server;
 
-    const back = (params: Record<string, string>) =>
-      c.redirect(`/tools?${new URLSearchParams(params).toString()}`, 302);
     const failed = async (message: string) => {
       await repo.recordFailure(server.id, { code: 'mcp:authorization_required', message });
       return back({ mcp_error: message });

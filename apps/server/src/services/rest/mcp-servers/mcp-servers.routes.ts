@@ -174,7 +174,7 @@ export const mcpOAuthCallbackRoute = createRoute({
   path: '/mcp-servers/oauth/callback',
   summary: 'Where an MCP server’s OAuth sign-in comes back',
   description:
-    'Opened by the browser, sent here by the authorization server with `code` and `state`. The `state` is bound to the signed-in user and the server, single use, and expires in 10 minutes. Exchanges the code for tokens (stored encrypted), reads the tools, and redirects to `/tools?mcp_connected={id}`, or `/tools?mcp_error=…` with a readable message.',
+    'Opened by the browser, sent here by the authorization server with `code` and `state`. The `state` is bound to the signed-in user and the server, single use, and expires in 10 minutes. Exchanges the code for tokens (stored encrypted), reads the tools, and redirects to `/tools?mcp_connected={id}`; every refusal (no state, a state expired, used already or not yours: `mcp:oauth_state_invalid`; no such server of yours: `mcp:not_found`) and failure redirects to `/tools?mcp_error=…&mcp_error_code=…` with a readable message.',
   request: {
     query: z.object({
       code: z.string().max(4_000).optional(),
@@ -184,9 +184,8 @@ export const mcpOAuthCallbackRoute = createRoute({
     }),
   },
   responses: {
-    302: { description: 'To /tools, with `mcp_connected` or `mcp_error`' },
-    400: errorResponse('No state, or a state expired, used already or not yours'),
+    302: { description: 'To /tools, with `mcp_connected`, or `mcp_error` and `mcp_error_code`' },
+    400: errorResponse('Invalid query'),
     401: errorResponse('Not signed in'),
-    404: errorResponse('No such MCP server of yours'),
   },
 });

@@ -63,6 +63,7 @@ const useOAuthReturn = () => {
         const next = new URLSearchParams(current);
         next.delete('mcp_connected');
         next.delete('mcp_error');
+        next.delete('mcp_error_code');
         return next;
       },
       { replace: true },
