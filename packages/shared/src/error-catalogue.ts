@@ -481,10 +481,6 @@ export const errorCatalogue = {
     message:
       'The agent asked to use a tool that needs approval, and scheduled runs never approve tools. Set the tool to need no approval, or run the task yourself in a chat.',
   },
-  'schedules:target_unavailable': {
-    message:
-      'What this schedule runs cannot run here yet. Edit the schedule to run something else, or try again later.',
-  },
   'tools:not_found': {
     message: 'This tool does not exist, or it is not yours. Open Tools to see yours.',
   },

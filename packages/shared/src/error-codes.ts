@@ -130,7 +130,6 @@ export const errorCodes = [
   'schedules:too_frequent',
   'schedules:bad_cursor',
   'schedules:needs_approval',
-  'schedules:target_unavailable',
   'tools:not_found',
   'tools:too_many',
   'tools:name_taken',

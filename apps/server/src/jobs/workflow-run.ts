@@ -1,5 +1,5 @@
 import { workflowLimits } from '@chorus/shared/api/workflows';
-import { abandonedWorkflowRuns, WorkflowRunsRepository } from '../db/repositories/workflows.ts';
+import { abandonedWorkflowRuns } from '../db/repositories/workflows.ts';
 import type { Deps } from '../http/app-env.ts';
 import { executeWorkflowRun, markInterrupted } from '../workflows/engine.ts';
 import { defineJob } from './queue.ts';
@@ -43,10 +43,8 @@ export const workflowRunSweepJob = defineJob<Deps, object>({
       deps.database.db,
       workflowLimits.runTimeoutMs + 2 * 60_000,
     );
-    for (const { id, user_id } of stale) {
-      const row = await new WorkflowRunsRepository(deps.database.db, user_id).get(id);
-      if (row) await markInterrupted(deps, row);
-    }
+    // The rows read are the runs as they were; markInterrupted moves only those still running.
+    for (const row of stale) await markInterrupted(deps, row);
   },
 });
 

@@ -1,3 +1,4 @@
+import { and, eq, inArray } from 'drizzle-orm';
 import type { ScenarioParameters } from '@chorus/shared/api/scenarios';
 import type { ScheduleTarget } from '@chorus/shared/api/schedules';
 import { messageFor } from '@chorus/shared/error-catalogue';
@@ -5,10 +6,11 @@ import { fillTemplate, missingVariables } from '@chorus/shared/template';
 import { providers, type ProviderId } from '@chorus/shared/providers';
 import { agentRunSettings } from '../agents/agent-turn.ts';
 import { prepareModelCall, type CallUsage } from '../ai/model-call.ts';
+import type { Db } from '../db/client.ts';
 import { AgentsRepository } from '../db/repositories/agents.ts';
 import { PromptsRepository } from '../db/repositories/prompts.ts';
 import { scenarioPrompt, ScenariosRepository } from '../db/repositories/scenarios.ts';
-import { WorkflowsRepository } from '../db/repositories/workflows.ts';
+import { agents, prompts, scenarios, workflows } from '../db/schema/index.ts';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { createWorkflowRun, executeWorkflowRun } from '../workflows/engine.ts';
@@ -266,24 +268,80 @@ export const runTarget = async (
   }
 };
 
+const targetIdOf = (target: ScheduleTarget): string => {
+  switch (target.kind) {
+    case 'prompt':
+      return target.prompt_id;
+    case 'scenario':
+      return target.scenario_id;
+    case 'agent':
+      return target.agent_id;
+    case 'workflow':
+      return target.workflow_id;
+  }
+};
+
+const targetKey = (target: ScheduleTarget): string =>
+  `${target.kind}:${targetIdOf(target).toLowerCase()}`;
+
+/** Each target kind's table, as `{ id, name }` of the user's rows among `ids`. */
+const namesOf = (db: Db, userId: string, kind: ScheduleTarget['kind'], ids: string[]) => {
+  switch (kind) {
+    case 'prompt':
+      return db
+        .select({ id: prompts.id, name: prompts.title })
+        .from(prompts)
+        .where(and(eq(prompts.user_id, userId), inArray(prompts.id, ids)));
+    case 'scenario':
+      return db
+        .select({ id: scenarios.id, name: scenarios.title })
+        .from(scenarios)
+        .where(and(eq(scenarios.user_id, userId), inArray(scenarios.id, ids)));
+    case 'agent':
+      return db
+        .select({ id: agents.id, name: agents.name })
+        .from(agents)
+        .where(and(eq(agents.user_id, userId), inArray(agents.id, ids)));
+    case 'workflow':
+      return db
+        .select({ id: workflows.id, name: workflows.name })
+        .from(workflows)
+        .where(and(eq(workflows.user_id, userId), inArray(workflows.id, ids)));
+  }
+};
+
+/**
+ * What each target is called now, one query per kind whatever the number of schedules; a target
+ * gone or not the user's is null.
+ */
+export const findTargetNames = async (
+  deps: Deps,
+  userId: string,
+  targets: readonly ScheduleTarget[],
+): Promise<(string | null)[]> => {
+  const idsByKind = new Map<ScheduleTarget['kind'], Set<string>>();
+  for (const target of targets) {
+    const ids = idsByKind.get(target.kind) ?? new Set<string>();
+    ids.add(targetIdOf(target).toLowerCase());
+    idsByKind.set(target.kind, ids);
+  }
+  const found = await Promise.all(
+    [...idsByKind].map(async ([kind, ids]) =>
+      (await namesOf(deps.database.db, userId, kind, [...ids])).map(
+        (row) => [`${kind}:${row.id.toLowerCase()}`, row.name] as const,
+      ),
+    ),
+  );
+  const names = new Map<string, string>(found.flat());
+  return targets.map((target) => names.get(targetKey(target)) ?? null);
+};
+
 /** What the target is called now; null when it is gone or not the user's. */
 export const findTargetName = async (
   deps: Deps,
   userId: string,
   target: ScheduleTarget,
-): Promise<string | null> => {
-  const db = deps.database.db;
-  switch (target.kind) {
-    case 'prompt':
-      return (await new PromptsRepository(db, userId).get(target.prompt_id))?.title ?? null;
-    case 'scenario':
-      return (await new ScenariosRepository(db, userId).get(target.scenario_id))?.title ?? null;
-    case 'agent':
-      return (await new AgentsRepository(db, userId).get(target.agent_id))?.name ?? null;
-    case 'workflow':
-      return (await new WorkflowsRepository(db, userId).get(target.workflow_id))?.name ?? null;
-  }
-};
+): Promise<string | null> => (await findTargetNames(deps, userId, [target]))[0] ?? null;
 
 /** The 404 of a target that is not the user's, with its kind's own code. */
 export const targetNotFound = (target: ScheduleTarget): ApiError => {

@@ -417,17 +417,16 @@ export const markInterrupted = async (
 };
 
 /**
- * Puts a failed run back in the queue from its failed step: the steps done before keep their
- * outputs; that step and those after it run again. Null when the run is not failed.
+ * Puts a failed run (as its caller read it) back in the queue from its failed step: the steps done
+ * before keep their outputs; that step and those after it run again. Null when the run is not
+ * failed, or stopped being so since it was read.
  */
 export const prepareRetry = async (
   deps: Deps,
-  userId: string,
-  runId: string,
+  row: WorkflowRunRow,
 ): Promise<WorkflowRunRow | null> => {
-  const repo = new WorkflowRunsRepository(deps.database.db, userId);
-  const row = await repo.get(runId);
-  if (!row || row.status !== 'failed') return null;
+  if (row.status !== 'failed') return null;
+  const repo = new WorkflowRunsRepository(deps.database.db, row.user_id);
   const steps = (row.steps as WorkflowStepRun[]).map((s) =>
     s.status === 'done'
       ? s
@@ -444,7 +443,7 @@ export const prepareRetry = async (
           finished_at: null,
         },
   );
-  return repo.transition(runId, 'failed', {
+  return repo.transition(row.id, 'failed', {
     status: 'queued',
     steps,
     ...totalsOf(steps),

@@ -178,3 +178,25 @@ export const checkOwnership = async (
     }
   }
 };
+
+/** The 400 body of a save or dry run refused for its content: the step and field in `details`. */
+export const refusalBody = (problem: WorkflowSaveProblem) => ({
+  error: problem.message,
+  code: problem.code,
+  details: { step_id: problem.step_id, field: problem.field, message: problem.message },
+});
+
+/**
+ * The content check (a problem to answer as a 400), then whether what the steps name is the
+ * user's (404s thrown). Saves, restores and dry runs all go through it.
+ */
+export const checkWorkflow = async (
+  deps: Deps,
+  userId: string,
+  fields: WorkflowFields,
+): Promise<WorkflowSaveProblem | null> => {
+  const problem = findProblem(fields);
+  if (problem) return problem;
+  await checkOwnership(deps, userId, fields.steps);
+  return null;
+};

@@ -279,12 +279,9 @@ export class WorkflowRunsRepository {
  * Runs left `running` longer than `quietMs` ago by any user: their server stopped. For the sweep,
  * which marks them failed.
  */
-export const abandonedWorkflowRuns = (
-  db: Db,
-  quietMs: number,
-): Promise<Pick<WorkflowRunRow, 'id' | 'user_id'>[]> =>
+export const abandonedWorkflowRuns = (db: Db, quietMs: number): Promise<WorkflowRunRow[]> =>
   db
-    .select({ id: workflowRuns.id, user_id: workflowRuns.user_id })
+    .select()
     .from(workflowRuns)
     .where(
       and(

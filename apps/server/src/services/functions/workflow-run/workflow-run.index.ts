@@ -2,7 +2,7 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { enqueueWorkflowRun } from '../../../jobs/workflow-run.ts';
 import { createWorkflowRun, dryRunWorkflow, toWorkflowRun } from '../../../workflows/engine.ts';
-import { checkOwnership, findProblem } from '../../../workflows/validate.ts';
+import { checkWorkflow, refusalBody } from '../../../workflows/validate.ts';
 import { dryRunWorkflowRoute, startWorkflowRunRoute } from './workflow-run.routes.ts';
 
 export const workflowRunRouter = createRouter<AuthedEnv>()
@@ -22,18 +22,8 @@ export const workflowRunRouter = createRouter<AuthedEnv>()
   .openapi(dryRunWorkflowRoute, async (c) => {
     const { deps, user } = c.var;
     const { workflow, inputs } = c.req.valid('json');
-    const problem = findProblem(workflow);
-    if (problem) {
-      return c.json(
-        {
-          error: problem.message,
-          code: problem.code,
-          details: { step_id: problem.step_id, field: problem.field, message: problem.message },
-        },
-        400,
-      );
-    }
-    await checkOwnership(deps, user.id, workflow.steps);
+    const problem = await checkWorkflow(deps, user.id, workflow);
+    if (problem) return c.json(refusalBody(problem), 400);
     const result = await dryRunWorkflow(deps, {
       userId: user.id,
       fields: workflow,

@@ -22,7 +22,7 @@ import {
   previewSchedule,
 } from '../../../schedules/cron.ts';
 import { runNow } from '../../../schedules/occurrences.ts';
-import { findTargetName, targetNotFound } from '../../../schedules/targets.ts';
+import { findTargetName, findTargetNames, targetNotFound } from '../../../schedules/targets.ts';
 import {
   createScheduleRoute,
   deleteScheduleRoute,
@@ -155,8 +155,14 @@ export const schedulesRouter = createRouter<AuthedEnv>()
     const { deps, user } = c.var;
     const repo = new SchedulesRepository(deps.database.db, user.id);
     const rows = await repo.list();
-    const last = await repo.lastRuns(rows.map((r) => r.id));
-    const names = await Promise.all(rows.map((r) => findTargetName(deps, user.id, r.target)));
+    const [last, names] = await Promise.all([
+      repo.lastRuns(rows.map((r) => r.id)),
+      findTargetNames(
+        deps,
+        user.id,
+        rows.map((r) => r.target),
+      ),
+    ]);
     return c.json(
       { schedules: rows.map((row, i) => toSchedule(row, names[i] ?? null, last.get(row.id))) },
       200,

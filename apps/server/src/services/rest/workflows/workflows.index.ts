@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import {
   workflowLimits,
@@ -11,21 +10,16 @@ import {
   fieldsOfSnapshot,
   WorkflowRunsRepository,
   WorkflowsRepository,
-  type WorkflowFields,
   type WorkflowRow,
   type WorkflowVersionRow,
 } from '../../../db/repositories/workflows.ts';
-import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
+import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { enqueueWorkflowRun } from '../../../jobs/workflow-run.ts';
 import { prepareRetry, toWorkflowRun } from '../../../workflows/engine.ts';
-import {
-  checkOwnership,
-  findProblem,
-  type WorkflowSaveProblem,
-} from '../../../workflows/validate.ts';
+import { checkWorkflow, refusalBody } from '../../../workflows/validate.ts';
 import {
   cancelWorkflowRunRoute,
   createWorkflowRoute,
@@ -57,29 +51,6 @@ const toWorkflowVersion = (row: WorkflowVersionRow): z.infer<typeof workflowVers
   workflow: fieldsOfSnapshot(row),
 });
 
-/** The answer to a save refused for its content: the problem's step and field in `details`. */
-const refuse = (c: Context, problem: WorkflowSaveProblem) =>
-  c.json(
-    {
-      error: problem.message,
-      code: problem.code,
-      details: { step_id: problem.step_id, field: problem.field, message: problem.message },
-    },
-    400,
-  );
-
-/** The content check, then whether what the steps name is the user's (404s). */
-const check = async (
-  deps: Deps,
-  userId: string,
-  fields: WorkflowFields,
-): Promise<WorkflowSaveProblem | null> => {
-  const problem = findProblem(fields);
-  if (problem) return problem;
-  await checkOwnership(deps, userId, fields.steps);
-  return null;
-};
-
 const positionOf = (cursor: string | undefined) => {
   if (cursor === undefined) return undefined;
   const after = decodeCursor(cursor);
@@ -95,8 +66,8 @@ export const workflowsRouter = createRouter<AuthedEnv>()
   .openapi(createWorkflowRoute, async (c) => {
     const { deps, user } = c.var;
     const body = c.req.valid('json');
-    const problem = await check(deps, user.id, body);
-    if (problem) return refuse(c, problem);
+    const problem = await checkWorkflow(deps, user.id, body);
+    if (problem) return c.json(refusalBody(problem), 400);
     const repo = new WorkflowsRepository(deps.database.db, user.id);
     if ((await repo.count()) >= workflowLimits.perUser) {
       throw new ApiError(409, 'workflows:too_many');
@@ -118,8 +89,8 @@ export const workflowsRouter = createRouter<AuthedEnv>()
     const repo = new WorkflowsRepository(deps.database.db, user.id);
     const current = await repo.get(id);
     if (!current) throw workflowNotFound();
-    const problem = await check(deps, user.id, { ...fieldsOfRow(current), ...patch });
-    if (problem) return refuse(c, problem);
+    const problem = await checkWorkflow(deps, user.id, { ...fieldsOfRow(current), ...patch });
+    if (problem) return c.json(refusalBody(problem), 400);
     const row = await repo.update(id, patch);
     if (!row) throw workflowNotFound();
     return c.json(toWorkflow(row), 200);
@@ -150,8 +121,8 @@ export const workflowsRouter = createRouter<AuthedEnv>()
       : null;
     if (!saved) throw new ApiError(404, 'workflows:version_not_found');
     const fields = fieldsOfSnapshot(saved);
-    const problem = await check(deps, user.id, fields);
-    if (problem) return refuse(c, problem);
+    const problem = await checkWorkflow(deps, user.id, fields);
+    if (problem) return c.json(refusalBody(problem), 400);
     const row = await repo.update(id, fields);
     if (!row) throw workflowNotFound();
     return c.json(toWorkflow(row), 200);
@@ -217,7 +188,7 @@ export const workflowsRouter = createRouter<AuthedEnv>()
     if (!isUuid(runId)) throw runNotFound();
     const row = await new WorkflowRunsRepository(deps.database.db, user.id).get(runId);
     if (!row) throw runNotFound();
-    const queued = await prepareRetry(deps, user.id, runId);
+    const queued = await prepareRetry(deps, row);
     if (!queued) throw new ApiError(409, 'workflows:run_not_failed');
     await enqueueWorkflowRun(deps, queued);
     return c.json(toWorkflowRun(queued), 202);
