@@ -7,6 +7,7 @@ import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
 import type { CallUsage } from '../ai/model-call.ts';
+import type { ToolCallLog } from './tool-calls.ts';
 import { buildAgentToolset, type AgentToolset } from './toolset.ts';
 
 export type { AgentRow };
@@ -115,6 +116,8 @@ export const agentRunSettings = async (
 export const runPatchAfterFinish = (input: {
   waiting: boolean;
   system: string | undefined;
+  /** The provider the messages were made with: a paused run goes on with it only. */
+  provider: ProviderId;
   context: ModelMessage[];
   responseMessages: ModelMessage[];
   steps: number;
@@ -128,6 +131,25 @@ export const runPatchAfterFinish = (input: {
   elapsed_ms: input.prior.elapsedMs + Math.round(input.usage.latencyMs),
   // Only a paused run needs its messages again.
   state: input.waiting
-    ? { system: input.system, messages: [...input.context, ...input.responseMessages] }
+    ? {
+        system: input.system,
+        provider: input.provider,
+        messages: [...input.context, ...input.responseMessages],
+      }
     : { messages: [] },
 });
+
+/**
+ * Before an agent reply's last write: a call still running when the run stopped ends with it,
+ * the list goes with the write, and the sessions with the run's MCP servers close.
+ */
+export const endRunTools = (
+  calls: ToolCallLog,
+  toolset: AgentToolset | undefined,
+  writer: { setToolCalls(calls: unknown[]): void },
+  status: string | undefined,
+): void => {
+  if (status !== 'complete') calls.settle('The run stopped before this call ended.');
+  writer.setToolCalls(calls.list);
+  void toolset?.close();
+};

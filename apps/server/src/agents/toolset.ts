@@ -123,14 +123,23 @@ export const buildAgentToolset = async (
   };
   for (const [key, tool] of byKey) add(key.slice('builtin:'.length), key, tool);
   for (const row of httpRows) {
-    add(row.name, `http:${row.id}`, httpToolForModel(row, httpRepo.secretHeaders(row), outbound));
+    let secrets: ReturnType<typeof httpRepo.secretHeaders>;
+    try {
+      secrets = httpRepo.secretHeaders(row);
+    } catch {
+      // Sealed under another server secret, or damaged: the run goes on without this tool.
+      skipped.push(
+        `http:${row.id} (${row.name}: its secret headers cannot be read; enter them again under Tools)`,
+      );
+      continue;
+    }
+    add(row.name, `http:${row.id}`, httpToolForModel(row, secrets, outbound));
   }
   for (const [name, tool] of Object.entries(mcp.tools)) {
     const key = mcp.keys.get(name);
     if (key) add(name, key, tool);
   }
-  for (const id of httpIds) {
-    if (![...keys.values()].includes(`http:${id}`)) skipped.push(`http:${id} (deleted)`);
-  }
+  const loaded = new Set(httpRows.map((row) => row.id));
+  for (const id of httpIds) if (!loaded.has(id)) skipped.push(`http:${id} (deleted)`);
   return { tools, keys, skipped, close: mcp.close };
 };

@@ -127,45 +127,16 @@ export const safeFetch = async (
     maxBytes: clamp(options.maxBytes, maxBytes.default, 0, maxBytes.max),
     maxRedirects: clamp(options.maxRedirects, maxRedirects.default, 0, maxRedirects.max),
   };
-  options.signal?.throwIfAborted();
-  const method = checkedMethod(options.method);
-  const hops: HopState = { url: parseOrRefuse(String(input)), redirects: [] };
-
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new OutboundTimeoutError(limits.timeoutMs)),
-    limits.timeoutMs,
-  );
-  const onCallerAbort = () => controller.abort(options.signal!.reason);
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const exchange = startExchange(input, options, limits.timeoutMs);
   try {
-    const response = await followHops(
-      hops,
-      method,
-      options,
-      limits.maxRedirects,
-      controller.signal,
-    );
-    const { body, truncated } = await readBody(response, limits.maxBytes, controller.signal);
-    return {
-      status: response.statusCode ?? 0,
-      headers: responseHeaders(response),
-      url: hops.url.href,
-      body,
-      truncated,
-      redirects: hops.redirects,
-    };
+    const response = await exchange.send(limits.maxRedirects);
+    const { body, truncated } = await readBody(response, limits.maxBytes, exchange.signal);
+    return { ...exchange.answered(response), body, truncated };
   } catch (error) {
-    throw asOutboundError(
-      error,
-      hops.url,
-      hops.redirects.length > 0,
-      controller.signal,
-      options.signal,
-    );
+    throw exchange.failure(error);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    exchange.stopTimer();
+    exchange.release();
   }
 };
 
@@ -213,39 +184,54 @@ export const safeFetchStream = async (
     maxBytes: clamp(options.maxBytes, maxBytes.default, 0, maxBytes.max),
     maxRedirects: clamp(options.maxRedirects, maxRedirects.default, 0, maxRedirects.max),
   };
-  options.signal?.throwIfAborted();
-  const method = checkedMethod(options.method);
-  const hops: HopState = { url: parseOrRefuse(String(input)), redirects: [] };
-
-  const controller = new AbortController();
-  const headersTimer = setTimeout(
-    () => controller.abort(new OutboundTimeoutError(limits.timeoutMs)),
-    limits.timeoutMs,
-  );
-  const onCallerAbort = () => controller.abort(options.signal!.reason);
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  // The timer here covers the headers only; the body has caps of its own.
+  const exchange = startExchange(input, options, limits.timeoutMs);
   const started = Date.now();
   let response: http.IncomingMessage;
   try {
-    response = await followHops(hops, method, options, limits.maxRedirects, controller.signal);
+    response = await exchange.send(limits.maxRedirects);
   } catch (error) {
-    options.signal?.removeEventListener('abort', onCallerAbort);
-    throw asOutboundError(
-      error,
-      hops.url,
-      hops.redirects.length > 0,
-      controller.signal,
-      options.signal,
-    );
+    exchange.release();
+    throw exchange.failure(error);
   } finally {
-    clearTimeout(headersTimer);
+    exchange.stopTimer();
   }
   const body = streamBody(response, {
     maxBytes: limits.maxBytes,
     idleTimeoutMs: limits.idleTimeoutMs,
     durationLeftMs: Math.max(1, limits.maxDurationMs - (Date.now() - started)),
+    signal: exchange.signal,
+    fail: exchange.failure,
+    done: exchange.release,
+  });
+  return { ...exchange.answered(response), body };
+};
+
+/**
+ * What both fetches share: the checks before any request (the caller's stop, the method, the
+ * URL), a timer that stops the exchange, the caller's signal joined to it, the hops with their
+ * redirects, and every failure turned into an `OutboundError`.
+ */
+const startExchange = (input: string | URL, options: SafeFetchOptions, timeoutMs: number) => {
+  options.signal?.throwIfAborted();
+  const method = checkedMethod(options.method);
+  const hops: HopState = { url: parseOrRefuse(String(input)), redirects: [] };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new OutboundTimeoutError(timeoutMs)), timeoutMs);
+  const onCallerAbort = () => controller.abort(options.signal!.reason);
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
     signal: controller.signal,
-    fail: (error) =>
+    send: (maxRedirects: number) =>
+      followHops(hops, method, options, maxRedirects, controller.signal),
+    /** What the answer says of itself, once the last hop has answered. */
+    answered: (response: http.IncomingMessage) => ({
+      status: response.statusCode ?? 0,
+      headers: responseHeaders(response),
+      url: hops.url.href,
+      redirects: hops.redirects,
+    }),
+    failure: (error: unknown) =>
       asOutboundError(
         error,
         hops.url,
@@ -253,14 +239,9 @@ export const safeFetchStream = async (
         controller.signal,
         options.signal,
       ),
-    done: () => options.signal?.removeEventListener('abort', onCallerAbort),
-  });
-  return {
-    status: response.statusCode ?? 0,
-    headers: responseHeaders(response),
-    url: hops.url.href,
-    body,
-    redirects: hops.redirects,
+    stopTimer: () => clearTimeout(timer),
+    /** Lets go of the caller's signal, once nothing more is read. */
+    release: () => options.signal?.removeEventListener('abort', onCallerAbort),
   };
 };
 

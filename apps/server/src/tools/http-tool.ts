@@ -5,12 +5,7 @@
 import type { LookupFunction } from 'node:net';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import { toolLimits, type httpMethods } from '@chorus/shared/api/tools';
-import {
-  HttpToolsRepository,
-  type HttpToolRow,
-  type SecretHeader,
-} from '../db/repositories/http-tools.ts';
-import type { Deps } from '../http/app-env.ts';
+import type { HttpToolRow, SecretHeader } from '../db/repositories/http-tools.ts';
 import { parseOutboundUrl, type AllowList } from '../net/address-check.ts';
 import { OutboundError, OutboundRefusedError } from '../net/outbound-errors.ts';
 import { safeFetch } from '../net/safe-fetch.ts';
@@ -267,20 +262,3 @@ export const httpToolForModel = (
         signal: joinSignals(context.signal, abortSignal),
       }),
   });
-
-/**
- * The user's HTTP tools among `ids` (tool ids, or keys `http:<id>`), ready for a model call and
- * named as the model calls them. Ids that are not the user's are left out.
- */
-export const loadHttpToolsForModel = async (
-  deps: Pick<Deps, 'database' | 'box'>,
-  userId: string,
-  ids: readonly string[],
-  context: HttpToolContext,
-): Promise<Record<string, Tool<Record<string, unknown>, HttpToolResult | ToolFailure>>> => {
-  const repo = new HttpToolsRepository(deps.database.db, userId, deps.box);
-  const rows = await repo.getMany(ids.map((id) => id.replace(/^http:/, '')));
-  return Object.fromEntries(
-    rows.map((row) => [row.name, httpToolForModel(row, repo.secretHeaders(row), context)]),
-  );
-};

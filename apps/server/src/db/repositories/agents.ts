@@ -177,8 +177,14 @@ export class AgentsRepository {
    * Makes the agent what `version` saved, as a new version. Null when the agent or the version is
    * not the user's; throws AgentHandleTakenError when another agent took the name's handle since.
    */
-  async restore(agentId: string, version: number): Promise<AgentRow | null> {
-    const saved = await this.version(agentId, version);
+  async restore(agentId: string, version: number | AgentVersionRow): Promise<AgentRow | null> {
+    // A version row already read (the route checks its references first) is not read again.
+    const saved =
+      typeof version === 'number'
+        ? await this.version(agentId, version)
+        : version.agent_id === agentId && version.user_id === this.userId
+          ? version
+          : null;
     if (!saved) return null;
     return this.update(agentId, fieldsOfSnapshot(saved));
   }

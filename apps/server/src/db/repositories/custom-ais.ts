@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import { customAis, users } from '../schema/index.ts';
@@ -125,9 +125,8 @@ export class CustomAisRepository {
    * such custom AI of the user's; `published` when it already is (nothing changes).
    */
   async share(id: string, category: string): Promise<CustomAiRow | 'published' | undefined> {
-    const before = await this.get(id);
-    if (!before) return undefined;
-    if (before.share_status === 'published') return 'published';
+    // One statement, so that a publish in between is never undone; a second read only says why
+    // nothing changed.
     const [row] = await this.db
       .update(customAis)
       .set({
@@ -136,9 +135,10 @@ export class CustomAisRepository {
         category,
         share_requested_at: new Date(),
       })
-      .where(this.mine(id))
+      .where(and(this.mine(id), ne(customAis.share_status, 'published')))
       .returning();
-    return row;
+    if (row) return row;
+    return (await this.get(id)) ? 'published' : undefined;
   }
 
   /** Private again, and out of /discover. Null when no such custom AI of the user's. */

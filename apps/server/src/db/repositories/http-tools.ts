@@ -119,12 +119,17 @@ export class HttpToolsRepository {
    * Changes the fields given; `headers`, when given, replace the stored ones, a secret header with
    * a null value keeping the value stored under its name. Null when the tool is not the user's.
    */
-  async update(id: string, patch: Partial<HttpToolFields>): Promise<HttpToolRow | null> {
+  async update(
+    id: string,
+    patch: Partial<HttpToolFields>,
+    /** The row as the caller read it already, so that it is not read again. */
+    read?: HttpToolRow,
+  ): Promise<HttpToolRow | null> {
     if (!isUuid(id)) return null;
     const { headers, ...rest } = patch;
     let stored = {};
     if (headers) {
-      const current = await this.get(id);
+      const current = read?.id === id ? read : await this.get(id);
       if (!current) return null;
       stored = this.sealHeaders(headers, this.secretHeaders(current));
     }

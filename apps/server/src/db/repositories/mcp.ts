@@ -190,6 +190,19 @@ export class McpRepository {
       .orderBy(asc(mcpTools.name), mcpTools.id);
   }
 
+  /** The user's server, with one of its tools when it has that one: one read for both. */
+  async getServerAndTool(
+    serverId: string,
+    toolId: string,
+  ): Promise<{ server: McpServerRow; tool: McpToolRow | null } | null> {
+    const [row] = await this.db
+      .select({ server: mcpServers, tool: mcpTools })
+      .from(mcpServers)
+      .leftJoin(mcpTools, this.myTool(serverId, toolId))
+      .where(this.mine(serverId));
+    return row ?? null;
+  }
+
   async getTool(serverId: string, toolId: string): Promise<McpToolRow | null> {
     const [row] = await this.db.select().from(mcpTools).where(this.myTool(serverId, toolId));
     return row ?? null;

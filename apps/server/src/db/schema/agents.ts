@@ -16,8 +16,16 @@ import { users } from './auth.ts';
 import { conversations } from './chat.ts';
 import { timestamps } from './columns.ts';
 
-/** A paused run's instructions and messages (AI SDK `ModelMessage`s, stored as JSON). */
-export type AgentRunState = { system?: string | undefined; messages?: unknown[] | undefined };
+/**
+ * A paused run's instructions, the provider its messages were made with, and the messages (AI SDK
+ * `ModelMessage`s, stored as JSON). Every field is optional: the column's default is `[]`, which
+ * reads as none of them.
+ */
+export type AgentRunState = {
+  system?: string | undefined;
+  provider?: string | undefined;
+  messages?: unknown[] | undefined;
+};
 
 /** An agent's tool and when a call of it waits for the user (`AgentTool` in the contract). */
 export type AgentToolSetting = { tool: string; approval: 'always' | 'once' | 'never' };

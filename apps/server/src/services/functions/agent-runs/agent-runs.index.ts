@@ -12,6 +12,7 @@ import {
   agentNotFound,
   agentRunSettings,
   checkRunCapacity,
+  endRunTools,
   runPatchAfterFinish,
   type AgentRunSettings,
 } from '../../../agents/agent-turn.ts';
@@ -25,10 +26,9 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
-import { SAVE_WAIT_MS, settledWithin } from '../../../lifecycle/pending-writes.ts';
 import { messageChange } from '../../realtime/changes.ts';
 import { realtimeNotice } from '../../realtime/hub.ts';
-import { replyWriter } from '../chat/reply-writer.ts';
+import { replyEnd, replyWriter, stopReason } from '../chat/reply-writer.ts';
 import { approveAgentRunRoute } from './agent-runs.routes.ts';
 import { agentLimits } from '@chorus/shared/api/agents';
 
@@ -37,6 +37,16 @@ const notWaiting = () => new ApiError(409, 'agents:run_not_waiting');
 
 /** Said to the model for a waiting call the user did not answer. */
 const NOT_ANSWERED = 'The user did not approve this call.';
+/** Said to the model for an approved call whose tool the agent no longer has. */
+const TOOL_GONE = 'This tool is no longer one of your tools, so the call was not made.';
+
+/** The agent was moved to another provider while its run waited: the run cannot go on there. */
+const providerChanged = () =>
+  new ApiError(
+    409,
+    'agents:run_not_waiting',
+    'The agent now answers with another provider, so this run cannot go on. Ask the agent again.',
+  );
 
 /**
  * The other half of a paused agent run (issue 18): the user's answers go to the model-call seam
@@ -63,6 +73,9 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       ? await new AgentsRepository(deps.database.db, user.id).get(run.agent_id)
       : null;
     if (!agent) throw agentNotFound();
+    const state: AgentRunState = run.state;
+    // The messages so far carry the first provider's tool call ids and metadata.
+    if (state.provider && state.provider !== agent.provider) throw providerChanged();
     await checkRunCapacity(deps, user.id);
     const provider = agent.provider as ProviderId;
     const call = await prepareModelCall(deps, {
@@ -72,20 +85,8 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       model: agent.model,
     });
 
-    const answers = [...waiting.entries()].map(([approvalId, waited]) => {
-      const decision = decisions.find((d) => d.approval_id === approvalId);
-      return {
-        approvalId,
-        name: waited.name,
-        approved: decision?.approved ?? false,
-        reason: decision
-          ? decision.approved
-            ? undefined
-            : decision.reason || 'The user refused this call.'
-          : NOT_ANSWERED,
-      };
-    });
-    let settings: AgentRunSettings;
+    let settings: AgentRunSettings | undefined;
+    let answers: { approvalId: string; name: string; approved: boolean; reason?: string }[];
     try {
       settings = await agentRunSettings(deps, {
         userId: user.id,
@@ -96,28 +97,48 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
         signal: c.req.raw.signal,
         spent: { steps: run.steps, tokens: run.input_tokens + run.output_tokens },
       });
+      const opened = settings.toolset;
+      answers = [...waiting.entries()].map(([approvalId, waited]) => {
+        const decision = decisions.find((d) => d.approval_id === approvalId);
+        // A tool taken from the agent (or deleted) since the pause is not called, even approved.
+        if (decision?.approved && !Object.hasOwn(opened.tools, waited.name)) {
+          return { approvalId, name: waited.name, approved: false, reason: TOOL_GONE };
+        }
+        return {
+          approvalId,
+          name: waited.name,
+          approved: decision?.approved ?? false,
+          reason: decision
+            ? decision.approved
+              ? undefined
+              : decision.reason || 'The user refused this call.'
+            : NOT_ANSWERED,
+        };
+      });
       // A tool approved "once per conversation" asks no more in this conversation, this run too.
       const once = new Set(
         (agent.tools as AgentTool[]).filter((t) => t.approval === 'once').map((t) => t.tool),
       );
       const granted = answers
         .filter((a) => a.approved)
-        .map((a) => settings.toolset.keys.get(a.name))
+        .map((a) => opened.keys.get(a.name))
         .filter((key): key is string => key !== undefined && once.has(key));
       await runs.grant(run.conversation_id, granted);
-      for (const [name, key] of settings.toolset.keys) {
-        const tool = settings.toolset.tools[name];
+      for (const [name, key] of opened.keys) {
+        const tool = opened.tools[name];
         if (tool && granted.includes(key)) tool.needsApproval = false;
       }
       // Only one answer to a pause goes on with it (two tabs, a double click).
       if (!(await runs.resume(run.id, deps.instance.id))) throw notWaiting();
     } catch (error) {
+      // A refused answer (another tab went on with the run) leaves no MCP session open.
+      await settings?.toolset.close();
       await call.refund();
       throw error;
     }
+    const toolset = settings.toolset;
     for (const answer of answers) calls.decide(answer.approvalId, answer.approved);
 
-    const state: AgentRunState = run.state;
     const modelMessages: ModelMessage[] = [
       ...((state.messages ?? []) as ModelMessage[]),
       {
@@ -151,18 +172,11 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       deps.saves
         .run('agent-run', () => runs.update(run.id, patch))
         .catch((err: unknown) => log.warn({ err }, 'recording the agent run failed'));
-    let reportEnd!: (saving: Promise<boolean>) => void;
-    const reported = new Promise<{ saving: Promise<boolean> }>(
-      (resolve) => (reportEnd = (saving) => resolve({ saving })),
-    );
-    const end = (patch: Parameters<typeof writer.finish>[0]) => {
-      if (patch.status !== 'complete') calls.settle('The run stopped before this call ended.');
-      writer.setToolCalls(calls.list);
-      void settings.toolset.close();
-      const saving = writer.finish(patch);
-      reportEnd(saving);
-      return settledWithin(saving, SAVE_WAIT_MS).then(() => undefined);
-    };
+    const ending = replyEnd(writer, (patch) => {
+      endRunTools(calls, toolset, writer, patch.status);
+      return patch;
+    });
+    const end = ending.end;
     const stop = new AbortController();
     let restarting = false;
     const live = deps.streams.track({
@@ -177,7 +191,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
         system: state.system,
         temperature: agent.temperature ?? undefined,
         signal: AbortSignal.any([c.req.raw.signal, stop.signal]),
-        tools: settings.toolset.tools,
+        tools: toolset.tools,
         stopWhen: settings.stopWhen,
         timeoutMs: Math.max(1_000, agentLimits.runTimeoutMs - run.elapsed_ms),
       },
@@ -189,6 +203,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
             runPatchAfterFinish({
               waiting: calls.waiting.length > 0,
               system: state.system,
+              provider,
               context: modelMessages,
               responseMessages,
               steps,
@@ -205,20 +220,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
         },
         onAbort: async ({ by }) => {
           await record({ status: 'stopped' });
-          return end({
-            status: 'interrupted',
-            ...(restarting
-              ? {
-                  error_code: 'chat:server_restarting',
-                  error_message: chatMessages.serverRestarting,
-                }
-              : by === 'timeout'
-                ? {
-                    error_code: 'provider:timeout',
-                    error_message: call.describe(new Error('timeout')),
-                  }
-                : {}),
-          });
+          return end({ status: 'interrupted', ...stopReason(by, restarting, call) });
         },
         onError: async ({ code, message }) => {
           await record({ status: 'failed', error_code: code, error_message: message });
@@ -233,12 +235,22 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       agent_run_id: run.id,
       agent_name: agent.name,
     };
+    let uiEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (uiEnded = resolve));
     const logged = new TransformStream<UIMessageChunk, UIMessageChunk>({
       transform(part, out) {
+        // A stop the server made is no stop of the user's: the UI shows why, and what to do.
+        if (part.type === 'abort' && restarting) {
+          out.enqueue({ type: 'error', errorText: chatMessages.serverRestarting });
+          return;
+        }
         if (calls.apply(part)) writer.setToolCalls(calls.list);
         out.enqueue(part);
       },
-      flush: () => live.done(),
+      flush() {
+        uiEnded();
+        live.done();
+      },
     });
     c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
     return createUIMessageStreamResponse({
@@ -254,8 +266,9 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
               })
               .pipeThrough(logged),
           );
-          const { saving } = await reported;
-          const stored = (await settledWithin(saving, SAVE_WAIT_MS)) ?? true;
+          // Every way a call ends reports it before the stream closes; this only guards the end.
+          void ended.then(() => setImmediate(() => void end({ status: 'interrupted' })));
+          const stored = await ending.stored(() => deps.streams.closing);
           if (!stored) ui.write({ type: 'error', errorText: chatMessages.replyNotSaved });
         },
         onError: (error) => streamed.reportFailure(error),

@@ -250,6 +250,54 @@ describe('agent runs', () => {
     expect((await latestReply(ann, conv.id)).agent_run?.status).toBe('awaiting_approval');
   });
 
+  it('does not call an approved tool the agent lost, nor go on with another provider', async () => {
+    const made = await ann.post<Agent>('/rest/v1/agents', {
+      name: 'Changing Helper',
+      provider: 'openai',
+      tools: [{ tool: 'builtin:calculator', approval: 'always' }],
+    });
+    expect(made.status).toBe(201);
+    const pause = async () => {
+      const conv = await conversation(ann);
+      const res = await chat(
+        ann,
+        conv.id,
+        '@changing-helper 2+2? [sim:tool calculator {"expression":"2+2"}]',
+      );
+      const approval = res.parts.find((p) => p.type === 'tool-approval-request')!;
+      const reply = await latestReply(ann, conv.id);
+      return { conv, approval, runId: reply.agent_run!.id };
+    };
+
+    // The tool was taken from the agent while the run waited: approved, it is still not called.
+    const first = await pause();
+    const patched = await ann.request('PATCH', `/rest/v1/agents/${made.body.id}`, { tools: [] });
+    expect(patched.status).toBe(200);
+    const go = await post(ann, `/functions/v1/agent-runs/${first.runId}/approvals`, {
+      decisions: [{ approval_id: first.approval.approvalId, approved: true }],
+    });
+    expect(go.status).toBe(200);
+    expect(go.parts.some((p) => p.type === 'tool-output-available')).toBe(false);
+    const done = await latestReply(ann, first.conv.id);
+    expect(callsOf(done.tool_calls).calculator).toMatchObject({ state: 'denied' });
+
+    // The agent moved to another provider while the run waited: a typed 409, nothing sent.
+    await ann.request('PATCH', `/rest/v1/agents/${made.body.id}`, {
+      tools: [{ tool: 'builtin:calculator', approval: 'always' }],
+    });
+    const second = await pause();
+    const moved = await ann.request('PATCH', `/rest/v1/agents/${made.body.id}`, {
+      provider: 'anthropic',
+    });
+    expect(moved.status).toBe(200);
+    const refused = await post(ann, `/functions/v1/agent-runs/${second.runId}/approvals`, {
+      decisions: [{ approval_id: second.approval.approvalId, approved: true }],
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json?.code).toBe('agents:run_not_waiting');
+    expect((await latestReply(ann, second.conv.id)).agent_run?.status).toBe('awaiting_approval');
+  });
+
   it('refuses bad approvals with typed 4xx errors', async () => {
     for (const [id, body, status, code] of [
       [

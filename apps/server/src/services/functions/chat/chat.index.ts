@@ -19,7 +19,6 @@ import { PromptsRepository } from '../../../db/repositories/prompts.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { SAVE_WAIT_MS, settledWithin } from '../../../lifecycle/pending-writes.ts';
 import { messageChange } from '../../realtime/changes.ts';
 import { realtimeNotice } from '../../realtime/hub.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
@@ -28,20 +27,18 @@ import { knowledgeForTurn } from '../../../knowledge/chat-context.ts';
 import { CustomAisRepository } from '../../../db/repositories/custom-ais.ts';
 import { customAiNotFound } from '../../rest/custom-ais/custom-ais.index.ts';
 import { checkImagesAccepted, claimAttachments, withAttachments } from './attachments.ts';
-import { replyWriter } from './reply-writer.ts';
+import { replyEnd, replyWriter, stopReason } from './reply-writer.ts';
 import { agentLimits } from '@chorus/shared/api/agents';
 import {
   agentRunSettings,
   checkRunCapacity,
+  endRunTools,
   resolveAgent,
   runPatchAfterFinish,
   type AgentRunSettings,
 } from '../../../agents/agent-turn.ts';
 import { ToolCallLog } from '../../../agents/tool-calls.ts';
 import { AgentRunsRepository } from '../../../db/repositories/agent-runs.ts';
-
-/** An error named as the AI SDK names a call that ran out of its time. */
-const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
 
 /** How many earlier messages go to the model with each turn. */
 const CONTEXT_MESSAGES = 100;
@@ -261,23 +258,12 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     finalNotice: realtimeNotice(user.id, [change('UPDATE', replyId)]),
   });
   // How the reply's last save goes, once its end is known (finish, stop or failure).
-  let reportEnd!: (saving: Promise<boolean>) => void;
-  const reported = new Promise<{ saving: Promise<boolean> }>(
-    (resolve) => (reportEnd = (saving) => resolve({ saving })),
-  );
-  const end = (patch: Parameters<typeof writer.finish>[0]) => {
-    if (toolCalls) {
-      if (patch.status !== 'complete') toolCalls.settle('The run stopped before this call ended.');
-      writer.setToolCalls(toolCalls.list);
-      void run?.toolset.close();
-    }
+  const ending = replyEnd(writer, (patch) => {
+    if (toolCalls) endRunTools(toolCalls, run?.toolset, writer, patch.status);
     // A reply cut short keeps the passages it was given, too.
-    const saving = writer.finish(
-      knowledgeSources.length > 0 ? { sources: knowledgeSources, ...patch } : patch,
-    );
-    reportEnd(saving);
-    return settledWithin(saving, SAVE_WAIT_MS).then(() => undefined);
-  };
+    return knowledgeSources.length > 0 ? { sources: knowledgeSources, ...patch } : patch;
+  });
+  const end = ending.end;
   const stop = new AbortController();
   let restarting = false;
   const live = deps.streams.track({
@@ -309,6 +295,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
             runPatchAfterFinish({
               waiting: toolCalls.waiting.length > 0,
               system,
+              provider,
               context: modelMessages,
               responseMessages,
               steps,
@@ -326,15 +313,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       },
       onAbort: ({ by }) => {
         recordRun({ status: 'stopped' });
-        return end({
-          status: 'interrupted',
-          // A stop the user asked for needs no reason; the server's own stops say why.
-          ...(restarting
-            ? { error_code: 'chat:server_restarting', error_message: chatMessages.serverRestarting }
-            : by === 'timeout'
-              ? { error_code: 'provider:timeout', error_message: call.describe(timedOut()) }
-              : {}),
-        });
+        return end({ status: 'interrupted', ...stopReason(by, restarting, call) });
       },
       onError: ({ code, message }) => {
         recordRun({ status: 'failed', error_code: code, error_message: message });
@@ -481,12 +460,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         try {
           // Every way a call ends reports it before the stream closes; this only guards the end.
           void ended.then(() => setImmediate(() => void end({ status: 'interrupted' })));
-          const { saving } = await reported;
-          // Past its moment the answer ends and the save goes on, unless the server is stopping:
-          // then the client waits to hear whether its reply was kept.
-          const stored =
-            (await settledWithin(saving, SAVE_WAIT_MS)) ??
-            (deps.streams.closing ? await saving : true);
+          const stored = await ending.stored(() => deps.streams.closing);
           if (!stored) ui.write({ type: 'error', errorText: chatMessages.replyNotSaved });
         } catch (error) {
           log.warn({ err: error }, 'ending the reply failed');

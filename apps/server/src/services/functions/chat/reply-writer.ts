@@ -1,6 +1,12 @@
 import type { SQL } from 'drizzle-orm';
+import { chatMessages } from '@chorus/shared/messages';
+import type { ModelCall } from '../../../ai/model-call.ts';
 import type { MessagesRepository } from '../../../db/repositories/messages.ts';
-import type { PendingWrites } from '../../../lifecycle/pending-writes.ts';
+import {
+  SAVE_WAIT_MS,
+  settledWithin,
+  type PendingWrites,
+} from '../../../lifecycle/pending-writes.ts';
 
 /** How often the partial reply is written while it streams (what survives a crash). */
 const FLUSH_INTERVAL_MS = 1_000;
@@ -93,3 +99,48 @@ export const replyWriter = (opts: {
     },
   };
 };
+
+export type ReplyWriter = ReturnType<typeof replyWriter>;
+
+/**
+ * The end of a streamed reply, shared by a chat turn and an agent run going on after approval:
+ * `end` (called by finish, stop or failure, the first one wins) writes the reply's last state;
+ * `stored` waits for that write as long as a reply may, and tells whether it was kept.
+ */
+export const replyEnd = (writer: ReplyWriter, before: (patch: Patch) => Patch = (p) => p) => {
+  let reportEnd!: (saving: Promise<boolean>) => void;
+  // Wrapped: a promise resolved with a promise would wait for it.
+  const reported = new Promise<{ saving: Promise<boolean> }>(
+    (resolve) => (reportEnd = (saving) => resolve({ saving })),
+  );
+  return {
+    end(patch: Patch): Promise<void> {
+      const saving = writer.finish(before(patch));
+      reportEnd(saving);
+      return settledWithin(saving, SAVE_WAIT_MS).then(() => undefined);
+    },
+    /**
+     * Past its moment the answer ends and the save goes on, unless the server is stopping: then
+     * the client waits to hear whether its reply was kept.
+     */
+    async stored(closing: () => boolean): Promise<boolean> {
+      const { saving } = await reported;
+      return (await settledWithin(saving, SAVE_WAIT_MS)) ?? (closing() ? await saving : true);
+    },
+  };
+};
+
+/** An error named as the AI SDK names a call that ran out of its time. */
+const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+
+/** Why a reply stopped, as stored with it: a stop the user asked for needs no reason. */
+export const stopReason = (
+  by: 'caller' | 'timeout',
+  restarting: boolean,
+  call: Pick<ModelCall, 'describe'>,
+): Pick<Patch, 'error_code' | 'error_message'> =>
+  restarting
+    ? { error_code: 'chat:server_restarting', error_message: chatMessages.serverRestarting }
+    : by === 'timeout'
+      ? { error_code: 'provider:timeout', error_message: call.describe(timedOut()) }
+      : {};

@@ -154,7 +154,7 @@ export const agentsRouter = createRouter<AuthedEnv>()
       : null;
     if (!saved) throw new ApiError(404, 'agents:version_not_found');
     await checkReferences(deps, repo, fieldsOfSnapshot(saved));
-    const row = await saving(repo.restore(id, saved.version));
+    const row = await saving(repo.restore(id, saved));
     if (!row) throw agentNotFound();
     return c.json(toAgent(row), 200);
   });

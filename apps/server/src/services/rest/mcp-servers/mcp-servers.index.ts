@@ -133,12 +133,14 @@ const unreachable = (failure: McpFailure) => {
 /** The user's server and one of its tools, or the 404 that fits. */
 const findTool = async (repo: McpRepository, id: string, toolId: string) => {
   if (!isUuid(id)) throw serverNotFound();
-  const server = await repo.getServer(id);
-  if (!server) throw serverNotFound();
-  if (!isUuid(toolId)) throw toolNotFound();
-  const tool = await repo.getTool(id, toolId);
-  if (!tool) throw toolNotFound();
-  return { server, tool };
+  if (!isUuid(toolId)) {
+    if (!(await repo.getServer(id))) throw serverNotFound();
+    throw toolNotFound();
+  }
+  const found = await repo.getServerAndTool(id, toolId);
+  if (!found) throw serverNotFound();
+  if (!found.tool) throw toolNotFound();
+  return { server: found.server, tool: found.tool };
 };
 
 export const mcpServersRouter = createRouter<AuthedEnv>()

@@ -139,7 +139,7 @@ export const toolsRouter = createRouter<AuthedEnv>()
         body.input_schema ?? current.input_schema,
       );
     }
-    const row = await repo.update(id, body).catch((error: unknown) => {
+    const row = await repo.update(id, body, current).catch((error: unknown) => {
       throw saveRefusal(error);
     });
     if (!row) throw httpToolNotFound();

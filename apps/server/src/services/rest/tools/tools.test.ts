@@ -6,7 +6,7 @@ import { toolLimits } from '@chorus/shared/api/tools';
 import { adminAuditLogs, httpTools } from '../../../db/schema/index.ts';
 import { startLoopbackServer, type LoopbackServer } from '../../../net/loopback-server.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { loadHttpToolsForModel } from '../../../tools/http-tool.ts';
+import { buildAgentToolset } from '../../../agents/toolset.ts';
 
 // Every outbound request here goes to 127.0.0.1 (ARCHITECTURE §11), which the admin allow-list
 // opens for the tests that need it; the loopback server records what reached it.
@@ -403,21 +403,34 @@ describe('testing an HTTP tool, and the admin allow-list of private hosts', () =
 
 describe('HTTP tools for a model', () => {
   const callOptions = { toolCallId: 'call-1', messages: [], context: {} };
+  /** The tools an agent's run is given for these keys, as the runtime builds them. */
+  const toolsFor = async (userId: string, keys: string[], hosts: string[]) =>
+    (
+      await buildAgentToolset(
+        t.deps,
+        keys.map((tool) => ({ tool, approval: 'never' as const })),
+        {
+          userId,
+          conversationId: crypto.randomUUID(),
+          provider: 'openai',
+          model: 'gpt-5',
+          knowledgeBaseIds: [],
+          allow: { hosts },
+          granted: new Set(),
+        },
+      )
+    ).tools;
 
   it('loads only the user’s own tools by key, named as the model calls them', async () => {
     const mine = (await create(ann, echoTool({ name: 'for_model' }))).body;
     const theirs = (await create(bob, echoTool({ name: 'bobs_tool', headers: [] }))).body;
-    const tools = await loadHttpToolsForModel(t.deps, ann.id, [mine.key, theirs.key, 'http:x'], {
-      allow: { hosts: [] },
-    });
+    const tools = await toolsFor(ann.id, [mine.key, theirs.key], []);
     expect(Object.keys(tools)).toEqual(['for_model']);
   });
 
   it('answers a refusal as a tool error, and an allowed call as data, secret sent', async () => {
     const tool = (await create(ann, echoTool({ name: 'model_call' }))).body;
-    const refused = (
-      await loadHttpToolsForModel(t.deps, ann.id, [tool.id], { allow: { hosts: [] } })
-    ).model_call!;
+    const refused = (await toolsFor(ann.id, [tool.key], [])).model_call!;
     expect(await refused.execute!({ item: 'one' }, callOptions)).toEqual({
       error: expect.stringContaining('Chorus does not fetch private or local addresses'),
     });
@@ -425,9 +438,7 @@ describe('HTTP tools for a model', () => {
       error: 'Give a value for "item": the URL needs it.',
     });
 
-    const allowed = (
-      await loadHttpToolsForModel(t.deps, ann.id, [tool.id], { allow: { hosts: ['127.0.0.1'] } })
-    ).model_call!;
+    const allowed = (await toolsFor(ann.id, [tool.key], ['127.0.0.1'])).model_call!;
     const before = server.received.length;
     const result = await allowed.execute!({ item: 'two', q: 'z' }, callOptions);
     expect(result).toEqual({
