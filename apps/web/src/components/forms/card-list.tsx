@@ -19,6 +19,7 @@ export const CardList = ({
   count,
   noun,
   empty,
+  className = 'grid gap-4 sm:grid-cols-2 xl:grid-cols-3',
   children,
 }: {
   list: { isPending: boolean; isError: boolean; error: unknown };
@@ -26,13 +27,15 @@ export const CardList = ({
   /** "agents": "Loading your agents", "Your agents". */
   noun: string;
   empty: ReactNode;
+  /** The grid's classes, when its columns differ from the usual. */
+  className?: string;
   children: ReactNode;
 }) => {
   if (list.isPending) return <TableLoading label={`Loading your ${noun}`} />;
   if (list.isError) return <TableLoadError what={`Your ${noun}`} error={list.error} />;
   if (count === 0) return empty;
   return (
-    <ul aria-label={`Your ${noun}`} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+    <ul aria-label={`Your ${noun}`} className={className}>
       {children}
     </ul>
   );

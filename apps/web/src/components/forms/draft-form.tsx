@@ -152,6 +152,7 @@ export const EditorDialog = <T extends { id: string; name: string }>({
   item,
   newTitle,
   onClose,
+  className = 'max-w-2xl',
   children,
 }: {
   open: boolean;
@@ -159,13 +160,15 @@ export const EditorDialog = <T extends { id: string; name: string }>({
   /** The title when it creates one; an edit is titled by the item's name. */
   newTitle: string;
   onClose: () => void;
+  /** The dialog's width, when a wide form needs more than the usual. */
+  className?: string;
   children: (item: T | null) => ReactNode;
 }) => (
   <Dialog
     open={open}
     title={item ? `Edit “${item.name}”` : newTitle}
     onClose={onClose}
-    className="max-w-2xl"
+    className={className}
   >
     {open ? <Fragment key={item?.id ?? 'new'}>{children(item)}</Fragment> : null}
   </Dialog>

@@ -95,6 +95,41 @@ export const ModelSelect = ({
   );
 };
 
+/** The providers to pick from: those an admin turned off are shown but cannot be chosen. */
+export const ProviderSelect = ({
+  id,
+  describedBy,
+  provider,
+  onChange,
+}: {
+  id: string;
+  describedBy: string | undefined;
+  provider: ProviderId;
+  onChange: (provider: ProviderId) => void;
+}) => {
+  const enabled = useEnabledProviders();
+  return (
+    <NativeSelect
+      id={id}
+      aria-describedby={describedBy}
+      value={provider}
+      onChange={(event) => {
+        const next = event.target.value;
+        if (isProviderId(next)) onChange(next);
+      }}
+    >
+      {providerList.map((option) => {
+        const off = enabled !== undefined && !enabled.includes(option.id);
+        return (
+          <option key={option.id} value={option.id} disabled={off && option.id !== provider}>
+            {off ? `${option.name} (turned off by an admin)` : option.name}
+          </option>
+        );
+      })}
+    </NativeSelect>
+  );
+};
+
 const KeyHint = ({ provider, noun }: { provider: ProviderId; noun: string }) => {
   const entry = useKeyAvailability().data?.find((item) => item.provider === provider);
   if (!entry || (entry.enabled && entry.source !== null)) return null;
@@ -181,88 +216,69 @@ export const PersonaFields = ({
   /** Another provider: its default model, and the error stays till the next save. */
   onProviderChange: (provider: ProviderId) => void;
   copy: PersonaCopy;
-}) => {
-  const enabled = useEnabledProviders();
-  return (
-    <>
-      <TextField
-        label="Name"
-        error={errors.name}
-        hint={copy.nameHint}
-        maxLength={copy.limits.name}
-        value={draft.name}
-        placeholder={copy.namePlaceholder}
-        onChange={(value) => set('name', value)}
-      />
-      <AvatarField
-        name={draft.name}
-        avatar={draft.avatar}
-        error={errors.avatar}
-        maxLength={copy.limits.avatar}
-        choices={copy.avatarChoices}
-        onChange={(value) => set('avatar', value)}
-      />
-      <TextAreaField
-        label="Description"
-        error={errors.description}
-        hint={copy.descriptionHint}
-        rows={2}
-        maxLength={copy.limits.description}
-        value={draft.description}
-        onChange={(value) => set('description', value)}
-      />
-      <TextAreaField
-        label="Instructions"
-        error={errors.instructions}
-        hint={copy.instructionsHint}
-        rows={6}
-        maxLength={copy.limits.instructions}
-        value={draft.instructions}
-        placeholder={copy.instructionsPlaceholder}
-        onChange={(value) => set('instructions', value)}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Provider" error={errors.provider}>
-          {({ id, describedBy }) => (
-            <NativeSelect
-              id={id}
-              aria-describedby={describedBy}
-              value={draft.provider}
-              onChange={(event) => {
-                const next = event.target.value;
-                if (isProviderId(next)) onProviderChange(next);
-              }}
-            >
-              {providerList.map((option) => {
-                const off = enabled !== undefined && !enabled.includes(option.id);
-                return (
-                  <option
-                    key={option.id}
-                    value={option.id}
-                    disabled={off && option.id !== draft.provider}
-                  >
-                    {off ? `${option.name} (turned off by an admin)` : option.name}
-                  </option>
-                );
-              })}
-            </NativeSelect>
-          )}
-        </Field>
-        <Field label="Model" error={errors.model} hint={copy.modelHint}>
-          {({ id }) => (
-            <ModelSelect
-              id={id}
-              provider={draft.provider}
-              model={draft.model}
-              onChange={(model) => set('model', model)}
-            />
-          )}
-        </Field>
-      </div>
-      <KeyHint provider={draft.provider} noun={copy.noun} />
-    </>
-  );
-};
+}) => (
+  <>
+    <TextField
+      label="Name"
+      error={errors.name}
+      hint={copy.nameHint}
+      maxLength={copy.limits.name}
+      value={draft.name}
+      placeholder={copy.namePlaceholder}
+      onChange={(value) => set('name', value)}
+    />
+    <AvatarField
+      name={draft.name}
+      avatar={draft.avatar}
+      error={errors.avatar}
+      maxLength={copy.limits.avatar}
+      choices={copy.avatarChoices}
+      onChange={(value) => set('avatar', value)}
+    />
+    <TextAreaField
+      label="Description"
+      error={errors.description}
+      hint={copy.descriptionHint}
+      rows={2}
+      maxLength={copy.limits.description}
+      value={draft.description}
+      onChange={(value) => set('description', value)}
+    />
+    <TextAreaField
+      label="Instructions"
+      error={errors.instructions}
+      hint={copy.instructionsHint}
+      rows={6}
+      maxLength={copy.limits.instructions}
+      value={draft.instructions}
+      placeholder={copy.instructionsPlaceholder}
+      onChange={(value) => set('instructions', value)}
+    />
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field label="Provider" error={errors.provider}>
+        {({ id, describedBy }) => (
+          <ProviderSelect
+            id={id}
+            describedBy={describedBy}
+            provider={draft.provider}
+            onChange={onProviderChange}
+          />
+        )}
+      </Field>
+      <Field label="Model" error={errors.model} hint={copy.modelHint}>
+        {({ id }) => (
+          <ModelSelect
+            id={id}
+            provider={draft.provider}
+            model={draft.model}
+            onChange={(model) => set('model', model)}
+          />
+        )}
+      </Field>
+    </div>
+    <KeyHint provider={draft.provider} noun={copy.noun} />
+  </>
+);
 
 /** The sampling temperature, empty for the provider's default (shown as the placeholder). */
 export const TemperatureField = ({
@@ -297,6 +313,7 @@ export const KnowledgeBasePicker = ({
   limit,
   noun,
   description,
+  legend = 'Knowledge bases',
 }: {
   selected: string[];
   onChange: (ids: string[]) => void;
@@ -304,8 +321,10 @@ export const KnowledgeBasePicker = ({
   limit: number;
   /** What searches them, in "to let this … search and cite them". */
   noun: string;
-  /** What ticking one does. */
-  description: ReactNode;
+  /** What ticking one does; none to say nothing. */
+  description?: ReactNode;
+  /** The fieldset's name, "Knowledge bases" unless given. */
+  legend?: string;
 }) => {
   const bases = useKnowledgeBases();
   let body;
@@ -360,8 +379,10 @@ export const KnowledgeBasePicker = ({
   }
   return (
     <fieldset className="grid gap-1.5">
-      <legend className="mb-1.5 text-sm font-medium">Knowledge bases</legend>
-      <p className="-mt-1 text-xs text-muted-foreground">{description}</p>
+      <legend className="mb-1.5 text-sm font-medium">{legend}</legend>
+      {description !== undefined ? (
+        <p className="-mt-1 text-xs text-muted-foreground">{description}</p>
+      ) : null}
       {body}
       {error ? <p className="text-sm text-destructive">{error}</p> : null}
     </fieldset>

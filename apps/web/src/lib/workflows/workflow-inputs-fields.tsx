@@ -1,6 +1,6 @@
 import type { WorkflowInput } from '@chorus/shared/api/workflows';
 import { Input } from '@/components/ui/input';
-import { Field } from '@/lib/agents-tools/form-field';
+import { Field } from '@/components/forms/field';
 
 /** What the form holds for each input: text as typed (numbers too), a tick for a boolean. */
 export type InputValues = Record<string, string | boolean>;

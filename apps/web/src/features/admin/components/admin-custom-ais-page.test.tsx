@@ -1,11 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminCustomAi } from '@chorus/shared/api/custom-ais';
+import { fakeApi, json } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { AdminCustomAisPage } from './admin-custom-ais-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const aiId = '3c9a7b1e-2d4f-4e8a-9b6c-1a2b3c4d5e6f';
 
@@ -34,27 +32,6 @@ const shared = (over: Partial<AdminCustomAi> = {}): AdminCustomAi => ({
   ...over,
 });
 
-type Call = { method: string; path: string; body: unknown };
-
-const stubServer = (handler: (method: string, url: URL) => Response | undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: `${url.pathname}${url.search}`,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      return handler(method, url) ?? json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
-  );
-  return calls;
-};
-
 const renderPage = () =>
   renderRoutes({
     path: '/admin/custom-ais',
@@ -65,13 +42,13 @@ const renderPage = () =>
 describe('the custom AIs curation page', () => {
   it('lists what waits for review with its instructions as text, and publishes one featured', async () => {
     let waiting = [shared()];
-    const calls = stubServer((method, url) => {
-      if (url.pathname === '/rest/v1/admin/custom-ais') {
+    const calls = fakeApi({}, (method, path, url) => {
+      if (path === '/rest/v1/admin/custom-ais') {
         return json({
           custom_ais: url.searchParams.get('status') === 'submitted' ? waiting : [],
         });
       }
-      if (method === 'POST' && url.pathname === `/rest/v1/admin/custom-ais/${aiId}/publish`) {
+      if (method === 'POST' && path === `/rest/v1/admin/custom-ais/${aiId}/publish`) {
         waiting = [];
         return json(shared({ share_status: 'published', featured: true }));
       }
@@ -103,13 +80,17 @@ describe('the custom AIs curation page', () => {
       ]),
     );
     expect(await screen.findByText('Nothing to curate')).toBeTruthy();
-    expect(calls[0]!.path).toBe('/rest/v1/admin/custom-ais?status=submitted');
+    expect(calls[0]).toMatchObject({
+      method: 'GET',
+      path: '/rest/v1/admin/custom-ais',
+      search: '?status=submitted',
+    });
   });
 
   it('rejects one with a note for its owner, and asks for the note first', async () => {
-    const calls = stubServer((method, url) => {
-      if (url.pathname === '/rest/v1/admin/custom-ais') return json({ custom_ais: [shared()] });
-      if (method === 'POST' && url.pathname === `/rest/v1/admin/custom-ais/${aiId}/reject`) {
+    const calls = fakeApi({}, (method, path) => {
+      if (path === '/rest/v1/admin/custom-ais') return json({ custom_ais: [shared()] });
+      if (method === 'POST' && path === `/rest/v1/admin/custom-ais/${aiId}/reject`) {
         return json(shared({ share_status: 'rejected', share_note: 'Too salty.' }));
       }
       return undefined;
@@ -140,8 +121,8 @@ describe('the custom AIs curation page', () => {
   });
 
   it('shows what is published, and says when nothing is', async () => {
-    const calls = stubServer((_method, url) =>
-      url.pathname === '/rest/v1/admin/custom-ais'
+    const calls = fakeApi({}, (_method, path, url) =>
+      path === '/rest/v1/admin/custom-ais'
         ? json({
             custom_ais:
               url.searchParams.get('status') === 'published'
@@ -160,6 +141,8 @@ describe('the custom AIs curation page', () => {
       /^OpenAI · .+ \(default\)$/,
     );
     expect(within(entry).getByRole('button', { name: 'Unpublish' })).toBeTruthy();
-    expect(calls.map((c) => c.path)).toContain('/rest/v1/admin/custom-ais?status=published');
+    expect(calls.map((c) => `${c.path}${c.search ?? ''}`)).toContain(
+      '/rest/v1/admin/custom-ais?status=published',
+    );
   });
 });

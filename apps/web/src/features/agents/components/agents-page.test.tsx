@@ -1,14 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Agent, AgentVersion } from '@chorus/shared/api/agents';
 import type { KnowledgeBaseList } from '@chorus/shared/api/knowledge';
 import type { HttpTool, McpServer } from '@chorus/shared/api/tools';
 import { messageFor } from '@chorus/shared/error-catalogue';
+import { fakeApi, json, openAiKeyRoute, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { AgentsPage } from './agents-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const agentId = '3c9a7b1e-2d4f-4e8a-9b6c-1a2b3c4d5e6f';
 const httpToolId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
@@ -92,39 +90,20 @@ const mcpServer: McpServer = {
 
 const bases: KnowledgeBaseList = { vectors_available: true, knowledge_bases: [] };
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (method: string, path: string) => Response | undefined;
-
 /** A stand-in server: the handler answers what the test is about, the rest is a plain default. */
-const stubServer = (handler: Handler = () => undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: url.pathname,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      const answer = handler(method, url.pathname);
-      if (answer) return answer;
-      if (url.pathname === '/rest/v1/api-keys/availability') {
-        return json([{ provider: 'openai', enabled: true, source: 'user', key_hint: 'sk-…1234' }]);
-      }
-      if (url.pathname === '/rest/v1/knowledge-bases') return json(bases);
-      if (url.pathname === '/rest/v1/tools') return json({ tools: [httpTool] });
-      if (url.pathname === '/rest/v1/mcp-servers') return json({ servers: [mcpServer] });
-      return json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
+const stubServer = (handler?: ApiHandler) =>
+  fakeApi(
+    {
+      ...openAiKeyRoute,
+      '/rest/v1/knowledge-bases': bases,
+      '/rest/v1/tools': { tools: [httpTool] },
+      '/rest/v1/mcp-servers': { servers: [mcpServer] },
+    },
+    handler,
   );
-  return calls;
-};
 
 const listOf =
-  (agents: Agent[]): Handler =>
+  (agents: Agent[]): ApiHandler =>
   (method, path) =>
     path === '/rest/v1/agents' && method === 'GET' ? json({ agents }) : undefined;
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UIMessageChunk } from 'ai';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { AgentApprovalRequest } from '@chorus/shared/api/agents';
 import type { AgentApprovals } from '@/components/chat/agent-approvals';
 import { apiStream } from '@/lib/api-client';
@@ -13,27 +13,23 @@ import {
 } from '@/lib/chat/chat-rows';
 import { messagesQueryKey } from '@/lib/queries/messages';
 
-/** The JSON events of a UI message stream (SSE), as chunks. */
-const chunksOf = (body: ReadableStream<Uint8Array>): ReadableStream<UIMessageChunk> => {
-  let buffer = '';
-  const decoder = new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>;
-  return body.pipeThrough(decoder).pipeThrough(
-    new TransformStream<string, UIMessageChunk>({
-      transform(text, out) {
-        buffer += text;
-        const lines = buffer.split('\n');
-        buffer = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
-          try {
-            const chunk = JSON.parse(line.slice(6)) as UIMessageChunk;
-            // The run goes on in the stored reply: a new message id would start an empty one.
-            if (chunk.type === 'start') delete chunk.messageId;
-            out.enqueue(chunk);
-          } catch {
-            // A line that is not JSON is no part of the reply.
-          }
-        }
+/**
+ * The chunks of a UI message stream (SSE), read by the AI SDK's own event-stream parser. The run
+ * goes on in the stored reply, so the `start` chunk's new message id is dropped: it would begin
+ * an empty message.
+ */
+const chunksOf = async (body: ReadableStream<Uint8Array>) => {
+  const { jsonSchema, parseJsonEventStream } = await import('ai');
+  return parseJsonEventStream({ stream: body, schema: jsonSchema<UIMessageChunk>({}) }).pipeThrough(
+    new TransformStream<
+      { success: true; value: UIMessageChunk } | { success: false },
+      UIMessageChunk
+    >({
+      transform(result, out) {
+        if (!result.success) return;
+        const chunk = result.value;
+        if (chunk.type === 'start') delete chunk.messageId;
+        out.enqueue(chunk);
       },
     }),
   );
@@ -48,7 +44,6 @@ export const useAgentApprovalsState = (conversationId: string | undefined) => {
   const [decisions, setDecisions] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [live, setLive] = useState<ReadonlyMap<string, ChatRow>>(new Map());
   const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
-  const decided = useRef(new Map<string, boolean>());
 
   const run = useCallback(
     async (row: ChatRow, answers: ReadonlyMap<string, boolean>) => {
@@ -84,7 +79,7 @@ export const useAgentApprovalsState = (conversationId: string | undefined) => {
         let failure: unknown;
         for await (const next of readUIMessageStream<ChorusUIMessage>({
           message,
-          stream: chunksOf(response.body),
+          stream: await chunksOf(response.body),
           onError: (error) => {
             failure = error;
           },
@@ -116,20 +111,20 @@ export const useAgentApprovalsState = (conversationId: string | undefined) => {
 
   const decide = useCallback(
     (row: ChatRow, approvalId: string, approved: boolean) => {
-      decided.current.set(approvalId, approved);
-      setDecisions(new Map(decided.current));
+      const decided = new Map(decisions).set(approvalId, approved);
+      setDecisions(decided);
       const waiting = row.toolCalls.filter((call) => call.state === 'awaiting-approval');
       const answers = new Map(
         waiting.flatMap((call) =>
-          call.approvalId && decided.current.has(call.approvalId)
-            ? [[call.approvalId, decided.current.get(call.approvalId)!] as const]
+          call.approvalId && decided.has(call.approvalId)
+            ? [[call.approvalId, decided.get(call.approvalId)!] as const]
             : [],
         ),
       );
       // The run goes on once every call it waits on has an answer.
       if (answers.size === waiting.length) void run(row, answers);
     },
-    [run],
+    [decisions, run],
   );
 
   const approvals = useMemo<AgentApprovals>(

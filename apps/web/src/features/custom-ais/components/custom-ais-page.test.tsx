@@ -1,13 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import type { KnowledgeBaseList } from '@chorus/shared/api/knowledge';
 import { helpLinks } from '@/lib/help-links';
+import { fakeApi, json, openAiKeyRoute, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { CustomAisPage } from './custom-ais-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const aiId = '3c9a7b1e-2d4f-4e8a-9b6c-1a2b3c4d5e6f';
 const baseId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
@@ -49,34 +47,9 @@ const bases: KnowledgeBaseList = {
   ],
 };
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (method: string, path: string) => Response | undefined;
-
 /** A stand-in server: the handler answers what the test is about, the rest is a plain default. */
-const stubServer = (handler: Handler = () => undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: url.pathname,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      const answer = handler(method, url.pathname);
-      if (answer) return answer;
-      if (url.pathname === '/rest/v1/api-keys/availability') {
-        return json([{ provider: 'openai', enabled: true, source: 'user', key_hint: 'sk-…1234' }]);
-      }
-      if (url.pathname === '/rest/v1/knowledge-bases') return json(bases);
-      return json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
-  );
-  return calls;
-};
+const stubServer = (handler?: ApiHandler) =>
+  fakeApi({ ...openAiKeyRoute, '/rest/v1/knowledge-bases': bases }, handler);
 
 const renderPage = () =>
   renderRoutes({

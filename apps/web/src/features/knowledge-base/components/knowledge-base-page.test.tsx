@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   KnowledgeBase,
   KnowledgeDocument,
@@ -7,11 +7,9 @@ import type {
   UploadDocumentsResult,
 } from '@chorus/shared/api/knowledge';
 import { helpLinks } from '@/lib/help-links';
+import { fakeApi, json, openAiKeyRoute, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { KnowledgeBasePage } from './knowledge-base-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const baseId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
 
@@ -50,37 +48,8 @@ const document = (over: Partial<KnowledgeDocument>): KnowledgeDocument => ({
   ...over,
 });
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (
-  method: string,
-  path: string,
-  init: RequestInit | undefined,
-) => Response | undefined;
-
 /** A stand-in server: the handler answers what the test is about, the rest is a plain default. */
-const stubServer = (handler: Handler = () => undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: url.pathname,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      const answer = handler(method, url.pathname, init);
-      if (answer) return answer;
-      if (url.pathname === '/rest/v1/api-keys/availability') {
-        return json([{ provider: 'openai', enabled: true, source: 'user', key_hint: 'sk-…1234' }]);
-      }
-      return json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
-  );
-  return calls;
-};
+const stubServer = (handler?: ApiHandler) => fakeApi(openAiKeyRoute, handler);
 
 const renderPage = (path = '/knowledge-base') =>
   renderRoutes({

@@ -1,13 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { scheduleLimits, type Schedule } from '@chorus/shared/api/schedules';
-import { Dialog } from '@/components/ui/dialog';
+import { EditorDialog } from '@/components/forms/draft-form';
+import { Field, TextAreaField, TextField } from '@/components/forms/field';
 import { FormActions } from '@/components/ui/form-actions';
-import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
-import { Textarea } from '@/components/ui/textarea';
-import { Field } from '@/lib/agents-tools/form-field';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { defaultAiProvider } from '@/lib/providers';
 import { usePrompts } from '@/lib/queries/prompts';
@@ -36,6 +34,19 @@ const linkClass = 'text-primary underline underline-offset-4';
 const noPrompts = { search: '', category: '', favorite: false };
 
 type SetField = <K extends keyof ScheduleDraft>(field: K, value: ScheduleDraft[K]) => void;
+
+type TargetProps = { draft: ScheduleDraft; set: SetField; errors: DraftErrors };
+
+/** "You have no … yet. <Create one> first.", said where a picker has nothing to pick. */
+const NoneYet = ({ what, to, action }: { what: string; to: string; action: string }) => (
+  <>
+    You have no {what} yet.{' '}
+    <Link to={to} className={linkClass}>
+      {action}
+    </Link>{' '}
+    first.
+  </>
+);
 
 /** A picker of one of the user's things, with what to do when there are none. */
 const Choice = ({
@@ -81,15 +92,7 @@ const Choice = ({
   </Field>
 );
 
-const PromptTarget = ({
-  draft,
-  set,
-  errors,
-}: {
-  draft: ScheduleDraft;
-  set: SetField;
-  errors: DraftErrors;
-}) => {
+const PromptTarget = ({ draft, set, errors }: TargetProps) => {
   const prompts = usePrompts(noPrompts);
   const all = prompts.data?.pages.flatMap((page) => page.items) ?? [];
   const prompt = all.find((p) => p.id === draft.promptId);
@@ -106,36 +109,21 @@ const PromptTarget = ({
         pending={prompts.isPending}
         options={all.map((p) => ({ id: p.id, name: p.title }))}
         none={
-          <>
-            You have no saved prompts yet.{' '}
-            <Link to="/prompts" className={linkClass}>
-              Save one in the prompt library
-            </Link>{' '}
-            first.
-          </>
+          <NoneYet what="saved prompts" to="/prompts" action="Save one in the prompt library" />
         }
       />
       {prompt && prompt.variables.length > 0 ? (
         <fieldset className="grid gap-3">
           <legend className="mb-1.5 text-sm font-medium">Variables</legend>
           {prompt.variables.map((variable) => (
-            <Field
+            <TextField
               key={variable.name}
               label={variable.name}
               hint={variable.default !== null ? `Default: ${variable.default}` : 'Required'}
-            >
-              {({ id, describedBy }) => (
-                <Input
-                  id={id}
-                  aria-describedby={describedBy}
-                  value={draft.variables[variable.name] ?? ''}
-                  placeholder={variable.default ?? ''}
-                  onChange={(event) =>
-                    set('variables', { ...draft.variables, [variable.name]: event.target.value })
-                  }
-                />
-              )}
-            </Field>
+              value={draft.variables[variable.name] ?? ''}
+              placeholder={variable.default ?? ''}
+              onChange={(value) => set('variables', { ...draft.variables, [variable.name]: value })}
+            />
           ))}
           {errors.variables ? <p className="text-sm text-destructive">{errors.variables}</p> : null}
         </fieldset>
@@ -152,15 +140,7 @@ const PromptTarget = ({
   );
 };
 
-const WorkflowTarget = ({
-  draft,
-  set,
-  errors,
-}: {
-  draft: ScheduleDraft;
-  set: SetField;
-  errors: DraftErrors;
-}) => {
+const WorkflowTarget = ({ draft, set, errors }: TargetProps) => {
   const workflows = useWorkflows();
   const all = workflows.data?.workflows ?? [];
   const workflow = all.find((w) => w.id === draft.workflowId);
@@ -178,15 +158,7 @@ const WorkflowTarget = ({
         }}
         pending={workflows.isPending}
         options={all}
-        none={
-          <>
-            You have no workflows yet.{' '}
-            <Link to="/workflows?edit=new" className={linkClass}>
-              Build one
-            </Link>{' '}
-            first.
-          </>
-        }
+        none={<NoneYet what="workflows" to="/workflows?edit=new" action="Build one" />}
       />
       {workflow ? (
         <>
@@ -227,15 +199,7 @@ const WorkflowTarget = ({
   );
 };
 
-const TargetFields = ({
-  draft,
-  set,
-  errors,
-}: {
-  draft: ScheduleDraft;
-  set: SetField;
-  errors: DraftErrors;
-}) => {
+const TargetFields = ({ draft, set, errors }: TargetProps) => {
   const scenarios = useScenarioChoices(draft.kind === 'scenario');
   const agents = useAgentChoices(draft.kind === 'agent');
   switch (draft.kind) {
@@ -252,15 +216,7 @@ const TargetFields = ({
           onChange={(id) => set('scenarioId', id)}
           pending={scenarios.isPending}
           options={(scenarios.data?.items ?? []).map((s) => ({ id: s.id, name: s.title }))}
-          none={
-            <>
-              You have no scenarios yet.{' '}
-              <Link to="/scenarios" className={linkClass}>
-                Create one
-              </Link>{' '}
-              first.
-            </>
-          }
+          none={<NoneYet what="scenarios" to="/scenarios" action="Create one" />}
         />
       );
     case 'agent':
@@ -273,33 +229,17 @@ const TargetFields = ({
             onChange={(id) => set('agentId', id)}
             pending={agents.isPending}
             options={agents.data?.agents ?? []}
-            none={
-              <>
-                You have no agents yet.{' '}
-                <Link to="/agents" className={linkClass}>
-                  Create one
-                </Link>{' '}
-                first.
-              </>
-            }
+            none={<NoneYet what="agents" to="/agents" action="Create one" />}
           />
-          <Field
+          <TextAreaField
             label="Task"
             error={errors.task}
             hint="What the agent is asked each time. A tool that needs your approval stops the run: unattended runs never approve, and you are told."
-          >
-            {({ id, describedBy, invalid }) => (
-              <Textarea
-                id={id}
-                rows={3}
-                maxLength={scheduleLimits.task}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                value={draft.task}
-                onChange={(event) => set('task', event.target.value)}
-              />
-            )}
-          </Field>
+            rows={3}
+            maxLength={scheduleLimits.task}
+            value={draft.task}
+            onChange={(task) => set('task', task)}
+          />
         </>
       );
   }
@@ -357,19 +297,14 @@ const ScheduleForm = ({
 
   return (
     <form ref={formRef} noValidate className="grid gap-5" onSubmit={(event) => void submit(event)}>
-      <Field label="Name" error={errors.name}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            maxLength={scheduleLimits.name}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.name}
-            placeholder="e.g. Weekday news digest"
-            onChange={(event) => set('name', event.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        error={errors.name}
+        maxLength={scheduleLimits.name}
+        value={draft.name}
+        placeholder="e.g. Weekday news digest"
+        onChange={(name) => set('name', name)}
+      />
       <Field label="What it runs">
         {({ id }) => (
           <NativeSelect
@@ -390,23 +325,15 @@ const ScheduleForm = ({
       </Field>
       <TargetFields draft={draft} set={set} errors={errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <TextField
           label="Cron expression"
           error={errors.cron}
           hint="Minute, hour, day of the month, month, day of the week."
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              className="font-mono"
-              maxLength={120}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              value={draft.cron}
-              onChange={(event) => set('cron', event.target.value)}
-            />
-          )}
-        </Field>
+          className="font-mono"
+          maxLength={120}
+          value={draft.cron}
+          onChange={(cron) => set('cron', cron)}
+        />
         <Field
           label="Time zone"
           error={errors.timeZone}
@@ -488,19 +415,7 @@ export const ScheduleDialog = ({
   schedule: Schedule | null;
   onClose: () => void;
 }) => (
-  <Dialog
-    open={open}
-    title={schedule ? `Edit “${schedule.name}”` : 'New schedule'}
-    onClose={onClose}
-    className="max-w-2xl"
-  >
-    {open ? (
-      <ScheduleForm
-        key={schedule?.id ?? 'new'}
-        schedule={schedule}
-        onDone={onClose}
-        onCancel={onClose}
-      />
-    ) : null}
-  </Dialog>
+  <EditorDialog open={open} item={schedule} newTitle="New schedule" onClose={onClose}>
+    {(item) => <ScheduleForm schedule={item} onDone={onClose} onCancel={onClose} />}
+  </EditorDialog>
 );

@@ -2,8 +2,7 @@ import type { Schedule } from '@chorus/shared/api/schedules';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { LinkButton } from '@/components/ui/link-button';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-error';
+import { PagedRuns } from '@/lib/workflows/paged-runs';
 import { formatCostUsd, formatTokens } from '@/lib/workflows/run-format';
 import { RunStatusBadge } from '@/lib/workflows/run-status-badge';
 import { workflowRunPagePath } from '@/lib/workflows/workflow-queries';
@@ -12,28 +11,18 @@ import { formatInUserZone } from './schedule-times';
 
 const triggerLabels = { cron: 'On schedule', manual: 'Run now', missed: 'Missed, run late' };
 
-const Occurrences = ({ schedule }: { schedule: Schedule }) => {
-  const runs = useScheduleRuns(schedule.id);
-  if (runs.isPending) return <Spinner label="Loading runs" />;
-  if (runs.isError) {
-    return (
-      <p role="alert" className="text-sm text-destructive">
-        The runs could not be loaded: {errorMessage(runs.error)} Close this and try again.
-      </p>
-    );
-  }
-  const all = runs.data.pages.flatMap((page) => page.runs);
-  if (all.length === 0) {
-    return (
-      <p className="text-sm text-muted-foreground">
+const Occurrences = ({ schedule }: { schedule: Schedule }) => (
+  <PagedRuns
+    runs={useScheduleRuns(schedule.id)}
+    empty={
+      <>
         No runs yet. The first one is due{' '}
         {formatInUserZone(schedule.next_runs[0], 'once it is resumed')}; use Run now to try it at
         once.
-      </p>
-    );
-  }
-  return (
-    <div className="grid gap-2">
+      </>
+    }
+  >
+    {(all) => (
       <ol aria-label="Runs" className="grid max-h-[28rem] gap-2 overflow-y-auto">
         {all.map((run) => (
           <li
@@ -70,20 +59,9 @@ const Occurrences = ({ schedule }: { schedule: Schedule }) => {
           </li>
         ))}
       </ol>
-      {runs.hasNextPage ? (
-        <Button
-          variant="outline"
-          size="sm"
-          className="justify-self-start"
-          disabled={runs.isFetchingNextPage}
-          onClick={() => void runs.fetchNextPage()}
-        >
-          {runs.isFetchingNextPage ? 'Loading…' : 'Load older runs'}
-        </Button>
-      ) : null}
-    </div>
-  );
-};
+    )}
+  </PagedRuns>
+);
 
 /** Each occurrence of a schedule: when, why, how it ended, and what it answered. */
 export const ScheduleHistoryDialog = ({

@@ -1,20 +1,9 @@
-import {
-  BookOpen,
-  CalendarClock,
-  History,
-  Pause,
-  Pencil,
-  Play,
-  Plus,
-  Trash2,
-  Zap,
-} from 'lucide-react';
+import { BookOpen, CalendarClock, History, Pause, Pencil, Play, Plus, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Schedule } from '@chorus/shared/api/schedules';
+import { CardDeleteButton, CardList, DeleteConfirm } from '@/components/forms/card-list';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
@@ -141,16 +130,7 @@ const ScheduleCard = ({
         <Button variant="outline" size="sm" onClick={onHistory}>
           <History aria-hidden="true" /> Runs
         </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="ml-auto size-8 text-muted-foreground"
-          aria-label="Delete"
-          title="Delete"
-          onClick={onDelete}
-        >
-          <Trash2 aria-hidden="true" />
-        </Button>
+        <CardDeleteButton onClick={onDelete} />
       </div>
     </li>
   );
@@ -193,66 +173,65 @@ export const ScheduleRunsPage = () => {
     });
   };
 
-  let body;
-  if (list.isPending) body = <TableLoading label="Loading your schedules" />;
-  else if (list.isError) body = <TableLoadError what="Your schedules" error={list.error} />;
-  else if (schedules.length === 0) {
-    body = (
-      <EmptyState
-        icon={CalendarClock}
-        title="No schedules yet"
-        action={
-          <>
-            <Button onClick={() => setEditing({ schedule: null })}>
-              <Plus aria-hidden="true" /> New schedule
-            </Button>
-            <LinkButton to="/prompts" variant="outline">
-              Open the prompt library
-            </LinkButton>
-            <LinkButton to={helpLinks.prompts} variant="outline">
-              <BookOpen aria-hidden="true" /> Prompts and variables: the guide
-            </LinkButton>
-          </>
-        }
-      >
-        A schedule runs a saved prompt, a scenario, an agent task or a{' '}
-        <Link to="/workflows" className={linkClass}>
-          workflow
-        </Link>{' '}
-        at the times you set — every weekday at 09:00 in your time zone, say — and e-mails you the
-        result. Save a prompt in the library or build a workflow first, then schedule it here. Runs
-        use your own provider keys.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul aria-label="Your schedules" className="grid gap-4 lg:grid-cols-2">
-        {schedules.map((schedule) => (
-          <ScheduleCard
-            key={schedule.id}
-            schedule={schedule}
-            busy={busyId === schedule.id}
-            onRunNow={() =>
-              runNow.mutate(schedule.id, {
-                onSuccess: () =>
-                  toast.success(`“${schedule.name}” started`, {
-                    description: 'Its result shows under Runs when it finishes.',
-                  }),
-                onError: (error) =>
-                  toast.error(`Could not run “${schedule.name}”`, {
-                    description: errorMessage(error),
-                  }),
-              })
-            }
-            onToggle={() => toggle(schedule)}
-            onEdit={() => setEditing({ schedule })}
-            onHistory={() => setHistory(schedule)}
-            onDelete={() => setDeleting(schedule)}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <CardList
+      list={list}
+      count={schedules.length}
+      noun="schedules"
+      className="grid gap-4 lg:grid-cols-2"
+      empty={
+        <EmptyState
+          icon={CalendarClock}
+          title="No schedules yet"
+          action={
+            <>
+              <Button onClick={() => setEditing({ schedule: null })}>
+                <Plus aria-hidden="true" /> New schedule
+              </Button>
+              <LinkButton to="/prompts" variant="outline">
+                Open the prompt library
+              </LinkButton>
+              <LinkButton to={helpLinks.prompts} variant="outline">
+                <BookOpen aria-hidden="true" /> Prompts and variables: the guide
+              </LinkButton>
+            </>
+          }
+        >
+          A schedule runs a saved prompt, a scenario, an agent task or a{' '}
+          <Link to="/workflows" className={linkClass}>
+            workflow
+          </Link>{' '}
+          at the times you set — every weekday at 09:00 in your time zone, say — and e-mails you the
+          result. Save a prompt in the library or build a workflow first, then schedule it here.
+          Runs use your own provider keys.
+        </EmptyState>
+      }
+    >
+      {schedules.map((schedule) => (
+        <ScheduleCard
+          key={schedule.id}
+          schedule={schedule}
+          busy={busyId === schedule.id}
+          onRunNow={() =>
+            runNow.mutate(schedule.id, {
+              onSuccess: () =>
+                toast.success(`“${schedule.name}” started`, {
+                  description: 'Its result shows under Runs when it finishes.',
+                }),
+              onError: (error) =>
+                toast.error(`Could not run “${schedule.name}”`, {
+                  description: errorMessage(error),
+                }),
+            })
+          }
+          onToggle={() => toggle(schedule)}
+          onEdit={() => setEditing({ schedule })}
+          onHistory={() => setHistory(schedule)}
+          onDelete={() => setDeleting(schedule)}
+        />
+      ))}
+    </CardList>
+  );
 
   return (
     <div>
@@ -280,28 +259,15 @@ export const ScheduleRunsPage = () => {
         onClose={() => setEditing(null)}
       />
       <ScheduleHistoryDialog schedule={history} onClose={() => setHistory(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
+      <DeleteConfirm
+        item={deleting}
         confirmLabel="Delete schedule"
-        destructive
-        onConfirm={() => {
-          const schedule = deleting;
-          setDeleting(null);
-          if (!schedule) return;
-          remove.mutate(schedule.id, {
-            onSuccess: () => toast.success(`“${schedule.name}” deleted`),
-            onError: (error) =>
-              toast.error(`Could not delete “${schedule.name}”`, {
-                description: errorMessage(error),
-              }),
-          });
-        }}
-        onCancel={() => setDeleting(null)}
+        remove={remove}
+        onClose={() => setDeleting(null)}
       >
         It stops running and its run history goes with it. What it ran — the prompt, scenario, agent
         or workflow — is not deleted.
-      </ConfirmDialog>
+      </DeleteConfirm>
     </div>
   );
 };

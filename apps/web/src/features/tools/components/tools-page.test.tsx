@@ -1,13 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HttpTool, HttpToolTestResult, McpServer, McpTool } from '@chorus/shared/api/tools';
 import { messageFor } from '@chorus/shared/error-catalogue';
+import { fakeApi, json, type ApiCall, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { ToolsPage } from './tools-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const toolId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
 const serverId = 'a1b2c3d4-0000-4000-8000-000000000001';
@@ -61,34 +59,12 @@ const mcpServer = (over: Partial<McpServer> = {}): McpServer => ({
   ...over,
 });
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (method: string, path: string) => Response | undefined;
-
 /** A stand-in server: the handler answers what the test is about; by default, no tools at all. */
-const stubServer = (handler: Handler = () => undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: url.pathname,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      const answer = handler(method, url.pathname);
-      if (answer) return answer;
-      if (url.pathname === '/rest/v1/tools' && method === 'GET') return json({ tools: [] });
-      if (url.pathname === '/rest/v1/mcp-servers' && method === 'GET') {
-        return json({ servers: [] });
-      }
-      return json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
+const stubServer = (handler?: ApiHandler) =>
+  fakeApi(
+    { 'GET /rest/v1/tools': { tools: [] }, 'GET /rest/v1/mcp-servers': { servers: [] } },
+    handler,
   );
-  return calls;
-};
 
 const renderPage = () =>
   renderRoutes({
@@ -97,7 +73,21 @@ const renderPage = () =>
     session: signedInSession,
   });
 
-const writes = (calls: Call[]) => calls.filter((c) => c.method !== 'GET');
+/** The list holds the one HTTP tool, and saving it answers with it. */
+const oneSavableTool: ApiHandler = (method, path) => {
+  if (path === '/rest/v1/tools') return json({ tools: [httpTool()] });
+  if (path === `/rest/v1/tools/${toolId}` && method === 'PATCH') return json(httpTool());
+  return undefined;
+};
+
+/** Opens the dialog of the HTTP tool's card button ('Edit' or 'Test'). */
+const openToolDialog = async (button: 'Edit' | 'Test') => {
+  const card = await screen.findByRole('listitem', { name: 'get_weather' });
+  fireEvent.click(within(card).getByRole('button', { name: button }));
+  return screen.findByRole('dialog', { name: `${button} “get_weather”` });
+};
+
+const writes = (calls: ApiCall[]) => calls.filter((c) => c.method !== 'GET');
 
 describe('the tools page: HTTP tools', () => {
   it('says what each kind of tool is for when there is none, with the way to the help', async () => {
@@ -179,15 +169,9 @@ describe('the tools page: HTTP tools', () => {
   });
 
   it('keeps a stored secret header left empty: it sends null for it, never a value', async () => {
-    const calls = stubServer((method, path) => {
-      if (path === '/rest/v1/tools') return json({ tools: [httpTool()] });
-      if (path === `/rest/v1/tools/${toolId}` && method === 'PATCH') return json(httpTool());
-      return undefined;
-    });
+    const calls = stubServer(oneSavableTool);
     renderPage();
-    const card = await screen.findByRole('listitem', { name: 'get_weather' });
-    fireEvent.click(within(card).getByRole('button', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit “get_weather”' });
+    const dialog = await openToolDialog('Edit');
     const secret = within(dialog).getByLabelText<HTMLInputElement>('Header 1 value');
     // The stored value is never shown: its hint only, and an empty input meaning "keep".
     expect(secret.value).toBe('');
@@ -220,15 +204,9 @@ describe('the tools page: HTTP tools', () => {
   });
 
   it('replaces a stored secret with the value typed, and asks for one when it is made plain', async () => {
-    const calls = stubServer((method, path) => {
-      if (path === '/rest/v1/tools') return json({ tools: [httpTool()] });
-      if (path === `/rest/v1/tools/${toolId}` && method === 'PATCH') return json(httpTool());
-      return undefined;
-    });
+    const calls = stubServer(oneSavableTool);
     renderPage();
-    const card = await screen.findByRole('listitem', { name: 'get_weather' });
-    fireEvent.click(within(card).getByRole('button', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit “get_weather”' });
+    const dialog = await openToolDialog('Edit');
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Secret (header 1)' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Give the header a value')).toBeTruthy();
@@ -270,9 +248,7 @@ describe('the tools page: HTTP tools', () => {
       return undefined;
     });
     renderPage();
-    const card = await screen.findByRole('listitem', { name: 'get_weather' });
-    fireEvent.click(within(card).getByRole('button', { name: 'Test' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Test “get_weather”' });
+    const dialog = await openToolDialog('Test');
     const input = within(dialog).getByLabelText<HTMLTextAreaElement>('Input (JSON)');
     expect(JSON.parse(input.value)).toEqual({ city: '' });
     fireEvent.change(input, { target: { value: 'not json' } });
@@ -308,9 +284,7 @@ describe('the tools page: HTTP tools', () => {
       return undefined;
     });
     renderPage();
-    const card = await screen.findByRole('listitem', { name: 'get_weather' });
-    fireEvent.click(within(card).getByRole('button', { name: 'Test' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Test “get_weather”' });
+    const dialog = await openToolDialog('Test');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send request' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       messageFor('outbound:refused'),

@@ -1,16 +1,15 @@
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import type { WorkflowStep } from '@chorus/shared/api/workflows';
+import { Field, TextField } from '@/components/forms/field';
+import { KnowledgeBasePicker } from '@/components/persona/persona-fields';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
-import { Field } from '@/lib/agents-tools/form-field';
 import { useHttpTools } from '@/lib/agents-tools/tool-queries';
-import { errorMessage } from '@/lib/api-error';
 import { defaultAiProvider } from '@/lib/providers';
 import { useCustomAis } from '@/lib/queries/custom-ais';
-import { useKnowledgeBases } from '@/lib/queries/knowledge-bases';
 import { ProviderModelFields } from '@/lib/workflows/provider-model-fields';
 import { useAgentChoices } from '@/lib/workflows/workflow-queries';
 import { stepKindLabels, type DraftErrors, type DraftStep } from './workflow-draft';
@@ -178,62 +177,16 @@ const KnowledgeFields = ({
   problems,
   errorOf,
 }: KindProps<'knowledge_search'>) => {
-  const bases = useKnowledgeBases();
-  let list;
-  if (bases.isPending) list = <Spinner className="size-5" label="Loading your knowledge bases" />;
-  else if (bases.isError) {
-    list = (
-      <p role="alert" className="text-sm text-destructive">
-        Your knowledge bases could not be loaded: {errorMessage(bases.error)}
-      </p>
-    );
-  } else if (bases.data.knowledge_bases.length === 0) {
-    list = (
-      <p className="text-sm text-muted-foreground">
-        You have no knowledge bases yet.{' '}
-        <Link to="/knowledge-base" className={linkClass}>
-          Create one and upload documents
-        </Link>{' '}
-        for this step to search.
-      </p>
-    );
-  } else {
-    list = (
-      <ul className="grid max-h-40 gap-1 overflow-y-auto rounded-md border p-1">
-        {bases.data.knowledge_bases.map((base) => {
-          const checked = step.knowledge_base_ids.includes(base.id);
-          return (
-            <li key={base.id}>
-              <label className="flex cursor-pointer items-center gap-2 rounded px-1.5 py-1 text-sm hover:bg-muted">
-                <input
-                  type="checkbox"
-                  checked={checked}
-                  onChange={() =>
-                    onChange({
-                      ...step,
-                      knowledge_base_ids: checked
-                        ? step.knowledge_base_ids.filter((id) => id !== base.id)
-                        : [...step.knowledge_base_ids, base.id],
-                    })
-                  }
-                />
-                <span className="min-w-0 truncate">{base.name}</span>
-              </label>
-            </li>
-          );
-        })}
-      </ul>
-    );
-  }
   return (
     <>
-      <fieldset className="grid gap-1.5">
-        <legend className="mb-1.5 text-sm font-medium">Knowledge bases to search</legend>
-        {list}
-        {errorOf('knowledge_base_ids') ? (
-          <p className="text-sm text-destructive">{errorOf('knowledge_base_ids')}</p>
-        ) : null}
-      </fieldset>
+      <KnowledgeBasePicker
+        legend="Knowledge bases to search"
+        noun="step"
+        limit={10}
+        selected={step.knowledge_base_ids}
+        onChange={(ids) => onChange({ ...step, knowledge_base_ids: ids })}
+        error={errorOf('knowledge_base_ids')}
+      />
       <TemplateField
         label="Query"
         value={step.query}
@@ -243,21 +196,17 @@ const KnowledgeFields = ({
         error={errorOf('query')}
         rows={2}
       />
-      <Field label="Passages" error={errorOf('top_k')} hint="How many passages to return, 1 to 20.">
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="number"
-            min={1}
-            max={20}
-            className="w-24"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={step.top_k}
-            onChange={(event) => onChange({ ...step, top_k: Number(event.target.value) })}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Passages"
+        error={errorOf('top_k')}
+        hint="How many passages to return, 1 to 20."
+        type="number"
+        min={1}
+        max={20}
+        className="w-24"
+        value={String(step.top_k)}
+        onChange={(value) => onChange({ ...step, top_k: Number(value) })}
+      />
     </>
   );
 };
@@ -464,35 +413,23 @@ export const StepEditor = ({
         </Button>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Step name" error={errorOf('name')} hint="What the run page calls it.">
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              maxLength={80}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              value={step.name}
-              onChange={(event) => onChange({ ...step, name: event.target.value })}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Step name"
+          error={errorOf('name')}
+          hint="What the run page calls it."
+          maxLength={80}
+          value={step.name}
+          onChange={(name) => onChange({ ...step, name })}
+        />
+        <TextField
           label="Step id"
           error={errorOf('id')}
           hint={`Later steps use its output as {{steps.${step.id || 'id'}.output}}.`}
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              className="font-mono"
-              maxLength={40}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              value={step.id}
-              onChange={(event) => onChange({ ...step, id: event.target.value })}
-            />
-          )}
-        </Field>
+          className="font-mono"
+          maxLength={40}
+          value={step.id}
+          onChange={(id) => onChange({ ...step, id })}
+        />
       </div>
       <KindFields
         step={step}

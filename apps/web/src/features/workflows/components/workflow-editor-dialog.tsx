@@ -8,12 +8,11 @@ import {
   type WorkflowRun,
 } from '@chorus/shared/api/workflows';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { EditorDialog } from '@/components/forms/draft-form';
+import { Field, TextAreaField, TextField } from '@/components/forms/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Textarea } from '@/components/ui/textarea';
-import { Field } from '@/lib/agents-tools/form-field';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { defaultAiProvider } from '@/lib/providers';
 import { toast } from '@/lib/toast';
@@ -61,30 +60,22 @@ const InputRow = ({
       aria-label={`Input ${index + 1}: ${input.name}`}
       className="grid items-start gap-3 rounded-lg border p-3 sm:grid-cols-[1fr_1fr_8rem_1fr_auto]"
     >
-      <Field label="Name" error={errorOf('name')}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            className="font-mono"
-            maxLength={40}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={input.name}
-            onChange={(event) => onChange({ ...input, name: event.target.value })}
-          />
-        )}
-      </Field>
-      <Field label="Label" error={errorOf('label')}>
-        {({ id }) => (
-          <Input
-            id={id}
-            maxLength={80}
-            value={input.label}
-            placeholder={input.name}
-            onChange={(event) => onChange({ ...input, label: event.target.value })}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        error={errorOf('name')}
+        className="font-mono"
+        maxLength={40}
+        value={input.name}
+        onChange={(name) => onChange({ ...input, name })}
+      />
+      <TextField
+        label="Label"
+        error={errorOf('label')}
+        maxLength={80}
+        value={input.label}
+        placeholder={input.name}
+        onChange={(label) => onChange({ ...input, label })}
+      />
       <Field label="Type">
         {({ id }) => (
           <NativeSelect
@@ -281,32 +272,23 @@ const WorkflowForm = ({
 
   return (
     <form ref={formRef} noValidate className="grid gap-5" onSubmit={(event) => void submit(event)}>
-      <Field label="Name" error={errors.name}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            maxLength={workflowLimits.name}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.name}
-            placeholder="e.g. Morning news digest"
-            onChange={(event) => change({ name: event.target.value })}
-          />
-        )}
-      </Field>
-      <Field label="Description" error={errors.description} hint="What it is for.">
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            rows={2}
-            maxLength={workflowLimits.description}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={draft.description}
-            onChange={(event) => change({ description: event.target.value })}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        error={errors.name}
+        maxLength={workflowLimits.name}
+        value={draft.name}
+        placeholder="e.g. Morning news digest"
+        onChange={(name) => change({ name })}
+      />
+      <TextAreaField
+        label="Description"
+        error={errors.description}
+        hint="What it is for."
+        rows={2}
+        maxLength={workflowLimits.description}
+        value={draft.description}
+        onChange={(description) => change({ description })}
+      />
 
       <section aria-labelledby="inputs-title" className="grid gap-3">
         <div className="flex flex-wrap items-center gap-2">
@@ -421,19 +403,13 @@ export const WorkflowEditorDialog = ({
   workflow: Workflow | null;
   onClose: () => void;
 }) => (
-  <Dialog
+  <EditorDialog
     open={open}
-    title={workflow ? `Edit “${workflow.name}”` : 'New workflow'}
+    item={workflow}
+    newTitle="New workflow"
     onClose={onClose}
     className="max-w-4xl"
   >
-    {open ? (
-      <WorkflowForm
-        key={workflow?.id ?? 'new'}
-        workflow={workflow}
-        onDone={onClose}
-        onCancel={onClose}
-      />
-    ) : null}
-  </Dialog>
+    {(item) => <WorkflowForm workflow={item} onDone={onClose} onCancel={onClose} />}
+  </EditorDialog>
 );

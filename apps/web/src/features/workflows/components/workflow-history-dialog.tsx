@@ -8,30 +8,17 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { PagedRuns } from '@/lib/workflows/paged-runs';
 import { formatCostUsd, formatTokens } from '@/lib/workflows/run-format';
 import { RunStatusBadge } from '@/lib/workflows/run-status-badge';
 import { useRestoreWorkflowVersion, useWorkflowRuns, useWorkflowVersions } from '../api/workflows';
 
-const Runs = ({ workflow, onOpenRun }: { workflow: Workflow; onOpenRun: (id: string) => void }) => {
-  const runs = useWorkflowRuns(workflow.id);
-  if (runs.isPending) return <Spinner label="Loading runs" />;
-  if (runs.isError) {
-    return (
-      <p role="alert" className="text-sm text-destructive">
-        The runs could not be loaded: {errorMessage(runs.error)} Close this and try again.
-      </p>
-    );
-  }
-  const all = runs.data.pages.flatMap((page) => page.runs);
-  if (all.length === 0) {
-    return (
-      <p className="text-sm text-muted-foreground">
-        No runs yet. Start one with Run on the workflow, or schedule it on the Schedule runs page.
-      </p>
-    );
-  }
-  return (
-    <div className="grid gap-2">
+const Runs = ({ workflow, onOpenRun }: { workflow: Workflow; onOpenRun: (id: string) => void }) => (
+  <PagedRuns
+    runs={useWorkflowRuns(workflow.id)}
+    empty="No runs yet. Start one with Run on the workflow, or schedule it on the Schedule runs page."
+  >
+    {(all) => (
       <ul aria-label="Runs" className="max-h-72 divide-y overflow-y-auto rounded-lg border">
         {all.map((run) => (
           <li
@@ -53,20 +40,9 @@ const Runs = ({ workflow, onOpenRun }: { workflow: Workflow; onOpenRun: (id: str
           </li>
         ))}
       </ul>
-      {runs.hasNextPage ? (
-        <Button
-          variant="outline"
-          size="sm"
-          className="justify-self-start"
-          disabled={runs.isFetchingNextPage}
-          onClick={() => void runs.fetchNextPage()}
-        >
-          {runs.isFetchingNextPage ? 'Loading…' : 'Load older runs'}
-        </Button>
-      ) : null}
-    </div>
-  );
-};
+    )}
+  </PagedRuns>
+);
 
 const Versions = ({ workflow, onRestored }: { workflow: Workflow; onRestored: () => void }) => {
   const versions = useWorkflowVersions(workflow.id);

@@ -1,12 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Workflow, WorkflowRun, WorkflowStepRun } from '@chorus/shared/api/workflows';
 import { messageFor } from '@chorus/shared/error-catalogue';
+import { fakeApi, json, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { WorkflowsPage } from './workflows-page';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const workflowId = '5b0e3f0a-8c1d-4a3e-9f2b-7c6d5e4f3a21';
 const runId = 'run-1';
@@ -74,37 +72,17 @@ const run = (over: Partial<WorkflowRun> = {}): WorkflowRun => ({
   ...over,
 });
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (method: string, path: string) => Response | undefined;
-
 /** A stand-in server: the handler answers what the test is about, the rest is a plain default. */
-const stubServer = (handler: Handler = () => undefined) => {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), window.location.origin);
-      const method = init?.method ?? 'GET';
-      const body = init?.body;
-      calls.push({
-        method,
-        path: url.pathname,
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      });
-      const answer = handler(method, url.pathname);
-      if (answer) return answer;
-      if (url.pathname === '/functions/v1/get-enabled-providers') {
-        return json({ providers: ['openai', 'anthropic'] });
-      }
-      if (url.pathname.endsWith('/runs')) return json({ runs: [], next_cursor: null });
-      return json({ error: `unexpected ${method} ${url.pathname}` }, 500);
-    }),
+const stubServer = (handler: ApiHandler = () => undefined) =>
+  fakeApi(
+    { '/functions/v1/get-enabled-providers': { providers: ['openai', 'anthropic'] } },
+    (method, path, url) =>
+      handler(method, path, url) ??
+      (path.endsWith('/runs') ? json({ runs: [], next_cursor: null }) : undefined),
   );
-  return calls;
-};
 
 const listOf =
-  (workflows: Workflow[]): Handler =>
+  (workflows: Workflow[]): ApiHandler =>
   (method, path) =>
     path === '/rest/v1/workflows' && method === 'GET' ? json({ workflows }) : undefined;
 
@@ -260,7 +238,12 @@ describe('the workflows page', () => {
   });
 
   it('shows the server’s refusal of an unknown reference on save', async () => {
-    const message = 'Step “summary”: {{inputs.place}} is not an input of this workflow';
+    // What the server sends: the catalogue's detail for this step and reference.
+    const message = messageFor('workflows:unknown_reference', {
+      step: 'summary',
+      reference: '{{inputs.place}}',
+      why: 'it is not an input of this workflow',
+    });
     stubServer((method, path) => {
       if (path === '/rest/v1/workflows') return json({ workflows: [workflow()] });
       if (path === `/rest/v1/workflows/${workflowId}` && method === 'PATCH') {
@@ -272,7 +255,6 @@ describe('the workflows page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit “News digest”' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain(message);
-    expect(messageFor('workflows:unknown_reference')).toBeTruthy();
   });
 
   it('dry-runs the draft with sample inputs and shows each step’s result', async () => {
@@ -318,31 +300,27 @@ describe('the workflows page', () => {
   });
 
   it('follows a run live, a step at a time, and stops asking once it has ended', async () => {
+    // The first step as it stands once done: its output holds markup.
+    const summarised = stepRun({
+      status: 'done',
+      output: '<b>Rain</b>',
+      input_tokens: 10,
+      output_tokens: 5,
+      duration_ms: 1200,
+    });
     const states = [
       run({ status: 'queued', steps: [stepRun({}), stepRun({ step_id: 'check', name: 'Check' })] }),
       run({
         status: 'running',
         steps: [
-          stepRun({
-            status: 'done',
-            output: '<b>Rain</b>',
-            input_tokens: 10,
-            output_tokens: 5,
-            duration_ms: 1200,
-          }),
+          summarised,
           stepRun({ step_id: 'check', name: 'Check', status: 'running', started_at: stamp }),
         ],
       }),
       run({
         status: 'complete',
         steps: [
-          stepRun({
-            status: 'done',
-            output: '<b>Rain</b>',
-            input_tokens: 10,
-            output_tokens: 5,
-            duration_ms: 1200,
-          }),
+          summarised,
           stepRun({
             step_id: 'check',
             name: 'Check',

@@ -5,23 +5,26 @@ import {
   Pencil,
   Play,
   Plus,
-  Trash2,
   Workflow as WorkflowIcon,
   Wrench,
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Workflow } from '@chorus/shared/api/workflows';
+import {
+  CardDeleteButton,
+  CardDescription,
+  CardFact,
+  CardList,
+  DeleteConfirm,
+  plural,
+} from '@/components/forms/card-list';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { TableLoadError, TableLoading } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
-import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { helpLinks } from '@/lib/help-links';
-import { toast } from '@/lib/toast';
 import { RunStatusBadge } from '@/lib/workflows/run-status-badge';
 import { useWorkflows } from '@/lib/workflows/workflow-queries';
 import { useDeleteWorkflow, useWorkflow, useWorkflowRuns } from '../api/workflows';
@@ -31,9 +34,6 @@ import { WorkflowEditorDialog } from './workflow-editor-dialog';
 import { WorkflowHistoryDialog } from './workflow-history-dialog';
 
 const linkClass = 'text-primary underline underline-offset-4';
-
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 const LastRun = ({ workflow }: { workflow: Workflow }) => {
   const runs = useWorkflowRuns(workflow.id);
@@ -65,20 +65,10 @@ const WorkflowCard = ({
     className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm"
   >
     <h2 className="font-medium break-words">{workflow.name}</h2>
-    {workflow.description ? (
-      <p className="line-clamp-3 text-sm break-words text-muted-foreground">
-        {workflow.description}
-      </p>
-    ) : null}
+    <CardDescription text={workflow.description} />
     <p className="mt-auto flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
-      <span className="inline-flex items-center gap-1">
-        <Layers aria-hidden="true" className="size-3.5" />
-        {plural(workflow.steps.length, 'step', 'steps')}
-      </span>
-      <span className="inline-flex items-center gap-1">
-        <History aria-hidden="true" className="size-3.5" />
-        Version {workflow.version}
-      </span>
+      <CardFact icon={Layers}>{plural(workflow.steps.length, 'step', 'steps')}</CardFact>
+      <CardFact icon={History}>Version {workflow.version}</CardFact>
       <LastRun workflow={workflow} />
     </p>
     <div className="flex flex-wrap gap-2">
@@ -91,16 +81,7 @@ const WorkflowCard = ({
       <Button variant="outline" size="sm" onClick={onHistory}>
         <History aria-hidden="true" /> History
       </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="ml-auto size-8 text-muted-foreground"
-        aria-label="Delete"
-        title="Delete"
-        onClick={onDelete}
-      >
-        <Trash2 aria-hidden="true" />
-      </Button>
+      <CardDeleteButton onClick={onDelete} />
     </div>
   </li>
 );
@@ -130,58 +111,56 @@ export const WorkflowsPage = () => {
     setParams(new URLSearchParams({ [name]: value }));
   const close = () => setParams(new URLSearchParams());
 
-  let body;
-  if (list.isPending) body = <TableLoading label="Loading your workflows" />;
-  else if (list.isError) body = <TableLoadError what="Your workflows" error={list.error} />;
-  else if (workflows.length === 0) {
-    body = (
-      <EmptyState
-        icon={WorkflowIcon}
-        title="No workflows yet"
-        action={
-          <>
-            <Button onClick={() => open('edit', 'new')}>
-              <Plus aria-hidden="true" /> New workflow
-            </Button>
-            <LinkButton to="/tools" variant="outline">
-              <Wrench aria-hidden="true" /> Set up tools
-            </LinkButton>
-            <LinkButton to={helpLinks.prompts} variant="outline">
-              <BookOpen aria-hidden="true" /> Templates and variables: the guide
-            </LinkButton>
-          </>
-        }
-      >
-        A workflow runs steps one after another — a prompt to a model, a search of your knowledge
-        bases, a call to one of your HTTP tools, a condition, a transform — each passing its output
-        on to the next as {'{{steps.id.output}}'}. Create one, try it with a dry run, then run it
-        here or on a schedule from the{' '}
-        <Link to="/schedule-runs" className={linkClass}>
-          Schedule runs
-        </Link>{' '}
-        page. Prompt steps answer with your own provider keys, so{' '}
-        <Link to="/copy-api-keys" className={linkClass}>
-          add a key
-        </Link>{' '}
-        first.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul aria-label="Your workflows" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        {workflows.map((workflow) => (
-          <WorkflowCard
-            key={workflow.id}
-            workflow={workflow}
-            onRun={() => setStarting(workflow)}
-            onEdit={() => open('edit', workflow.id)}
-            onHistory={() => open('history', workflow.id)}
-            onDelete={() => setDeleting(workflow)}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <CardList
+      list={list}
+      count={workflows.length}
+      noun="workflows"
+      empty={
+        <EmptyState
+          icon={WorkflowIcon}
+          title="No workflows yet"
+          action={
+            <>
+              <Button onClick={() => open('edit', 'new')}>
+                <Plus aria-hidden="true" /> New workflow
+              </Button>
+              <LinkButton to="/tools" variant="outline">
+                <Wrench aria-hidden="true" /> Set up tools
+              </LinkButton>
+              <LinkButton to={helpLinks.prompts} variant="outline">
+                <BookOpen aria-hidden="true" /> Templates and variables: the guide
+              </LinkButton>
+            </>
+          }
+        >
+          A workflow runs steps one after another — a prompt to a model, a search of your knowledge
+          bases, a call to one of your HTTP tools, a condition, a transform — each passing its
+          output on to the next as {'{{steps.id.output}}'}. Create one, try it with a dry run, then
+          run it here or on a schedule from the{' '}
+          <Link to="/schedule-runs" className={linkClass}>
+            Schedule runs
+          </Link>{' '}
+          page. Prompt steps answer with your own provider keys, so{' '}
+          <Link to="/copy-api-keys" className={linkClass}>
+            add a key
+          </Link>{' '}
+          first.
+        </EmptyState>
+      }
+    >
+      {workflows.map((workflow) => (
+        <WorkflowCard
+          key={workflow.id}
+          workflow={workflow}
+          onRun={() => setStarting(workflow)}
+          onEdit={() => open('edit', workflow.id)}
+          onHistory={() => open('history', workflow.id)}
+          onDelete={() => setDeleting(workflow)}
+        />
+      ))}
+    </CardList>
+  );
 
   const missing = Boolean(wanted) && list.isSuccess && !target && !fetched.isPending;
 
@@ -237,28 +216,15 @@ export const WorkflowsPage = () => {
         }}
         onClose={() => setStarting(null)}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
+      <DeleteConfirm
+        item={deleting}
         confirmLabel="Delete workflow"
-        destructive
-        onConfirm={() => {
-          const workflow = deleting;
-          setDeleting(null);
-          if (!workflow) return;
-          remove.mutate(workflow.id, {
-            onSuccess: () => toast.success(`“${workflow.name}” deleted`),
-            onError: (error) =>
-              toast.error(`Could not delete “${workflow.name}”`, {
-                description: errorMessage(error),
-              }),
-          });
-        }}
-        onCancel={() => setDeleting(null)}
+        remove={remove}
+        onClose={() => setDeleting(null)}
       >
         Its versions and run history go with it, and schedules that run it stop working. The
         prompts, tools and knowledge bases it uses are not deleted.
-      </ConfirmDialog>
+      </DeleteConfirm>
     </div>
   );
 };
