@@ -481,6 +481,67 @@ export const errorCatalogue = {
     message:
       'The agent asked to use a tool that needs approval, and scheduled runs never approve tools. Set the tool to need no approval, or run the task yourself in a chat.',
   },
+  'test_sets:not_found': {
+    message: 'This test set does not exist, or it is not yours. Open the test runner to see yours.',
+  },
+  'test_sets:too_many': {
+    message: 'You have as many test sets as you may keep (200). Delete one you no longer use.',
+  },
+  'test_sets:case_not_found': {
+    message:
+      'This test case does not exist, or it is not in this set. Reload the set to see its cases.',
+  },
+  'test_sets:too_many_cases': {
+    message: 'A test set holds at most 500 cases. Delete some, or start a new set for the rest.',
+  },
+  'test_sets:subject_not_found': {
+    message:
+      'The prompt, scenario, custom AI or agent under test does not exist, or it is not yours. Pick another one for this set.',
+  },
+  'test_sets:bad_import': {
+    message: 'The file could not be imported. Fix the rows it names, then import it again.',
+    detail: ({ count, first }: { count: number; first: string }) =>
+      `${count === 1 ? 'One row' : `${count} rows`} could not be imported, so nothing was: ${first}. Fix ${count === 1 ? 'it' : 'them'}, then import the file again.`,
+  },
+  'test_runs:not_found': {
+    message: 'This test run does not exist, or it is not yours. Open the test runner to see yours.',
+  },
+  'test_runs:too_many_runs': {
+    message:
+      'You have as many test runs going as you may at once (2). Wait for one to finish, or cancel one, then start again.',
+  },
+  'test_runs:too_large': {
+    message:
+      'This run would make more than 6,000 model calls (cases × models × repeats). Pick fewer models or repeats, or split the set.',
+  },
+  'test_runs:finished': {
+    message:
+      'This run has ended already, so there is nothing to cancel. Reload it to see how it ended.',
+  },
+  'test_runs:no_cases': {
+    message: 'This test set has no cases yet. Add a case, or import some, then run it.',
+  },
+  'test_runs:bad_cursor': {
+    message: 'This page position is not valid. Reload the list of runs from its first page.',
+  },
+  'test_runs:other_set': {
+    message:
+      'A run can only be compared with a run of the same test set. Pick one of its own runs.',
+  },
+  'access_tokens:not_found': {
+    message: 'This access token does not exist, or it is not yours. Reload the list of tokens.',
+  },
+  'access_tokens:too_many': {
+    message: 'You have as many access tokens as you may hold (20). Revoke one you no longer use.',
+  },
+  'access_tokens:invalid': {
+    message:
+      'This access token is not valid: it is mistyped, expired or revoked. Create a new one in the test runner and use it instead.',
+  },
+  'access_tokens:wrong_scope': {
+    message:
+      'An access token can start, read and cancel test runs only. Sign in to the app for everything else.',
+  },
   'tools:not_found': {
     message: 'This tool does not exist, or it is not yours. Open Tools to see yours.',
   },

@@ -79,6 +79,10 @@ export const errorExamples: {
     { step: 'ask', reason: 'pick a provider and model, a custom AI or an agent' },
   ],
   'workflows:missing_input': [{ input: 'topic' }],
+  'test_sets:bad_import': [
+    { count: 1, first: 'row 3: the assertions column is not a JSON array' },
+    { count: 4, first: 'row 2: a name is missing' },
+  ],
   'workflows:bad_input': [{ input: 'count', type: 'a number' }],
   'prompts:missing_variable': [{ names: ['topic'] }, { names: ['topic', 'tone'] }],
   'prompts:too_many': [{ max: 5000 }],

@@ -15,3 +15,4 @@ export * from './agents.ts';
 export * from './workflows.ts';
 export * from './instances.ts';
 export * from './views.ts';
+export * from './test-runs.ts';

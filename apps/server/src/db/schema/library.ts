@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.ts';
 import { users } from './auth.ts';
+import { testSets } from './test-runs.ts';
 
 /**
  * Users' own prompts and scenarios, and the public prompt library and scenarios cookbook as
@@ -170,7 +171,7 @@ export const testCases = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The test set it belongs to; none until the test runner files it. */
-    test_set_id: uuid('test_set_id'),
+    test_set_id: uuid('test_set_id').references(() => testSets.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     system_prompt: text('system_prompt').notNull().default(''),
     prompt: text('prompt').notNull(),
@@ -183,9 +184,18 @@ export const testCases = pgTable(
     }),
     provider: text('provider'),
     model: text('model'),
+    /** `Assertion[]` (issue 20). */
+    assertions: jsonb('assertions').$type<unknown[]>().notNull().default([]),
+    /** Order within its set. */
+    position: integer('position').notNull().default(0),
     ...timestamps,
   },
-  (t) => [index('test_cases_user_idx').on(t.user_id, t.created_at.desc(), t.id.desc())],
+  (t) => [
+    index('test_cases_user_idx').on(t.user_id, t.created_at.desc(), t.id.desc()),
+    index('test_cases_set_idx')
+      .on(t.test_set_id, t.position, t.created_at)
+      .where(sql`${t.test_set_id} is not null`),
+  ],
 );
 
 /**
