@@ -542,6 +542,57 @@ export const errorCatalogue = {
     message:
       'An access token can start, read and cancel test runs only. Sign in to the app for everything else.',
   },
+  'widgets:not_found': {
+    message: 'This widget does not exist, or it is not yours. Open Agent embed chat to see yours.',
+  },
+  'widgets:too_many': {
+    message: 'You have as many widgets as you may keep (20). Delete one you no longer use.',
+  },
+  'widgets:target_not_found': {
+    message:
+      'The agent or custom AI for this widget does not exist, or it is not yours. Pick one of yours.',
+  },
+  'widgets:unknown_tool': {
+    message:
+      'A tool allowed for the widget is not one of the agent’s tools, or it needs approval, which visitors can never give. Pick from the agent’s tools that need no approval.',
+  },
+  'widgets:origin_not_allowed': {
+    message:
+      'This website is not allowed to show this chat. The widget’s owner can add it to the allowed origins.',
+  },
+  'widgets:unavailable': {
+    message: 'This assistant is unavailable right now. Please try again later.',
+  },
+  'widgets:budget_exhausted': {
+    message: 'This assistant is unavailable right now. Please try again later.',
+  },
+  'widgets:signed_visitor_required': {
+    message:
+      'This chat is for signed-in visitors only. Sign in on this website, then open it again.',
+  },
+  'widgets:bad_visitor_token': {
+    message:
+      'Your sign-in for this chat could not be checked: it is expired or not valid. Reload the page and try again.',
+  },
+  'widgets:session_invalid': {
+    message: 'Your chat session has expired. Reload the page to start a new one.',
+  },
+  'widgets:visitor_blocked': {
+    message: 'You can no longer use this chat.',
+  },
+  'widgets:rate_limited': {
+    message:
+      'You are sending messages faster than this chat allows. Wait a little, then try again.',
+  },
+  'widgets:conversation_not_found': {
+    message: 'This conversation does not exist, or it is not yours. Start a new one.',
+  },
+  'widgets:visitor_not_found': {
+    message: 'This visitor does not exist, or not for this widget. Reload the list of sessions.',
+  },
+  'widgets:bad_cursor': {
+    message: 'This page position is not valid. Reload the list of sessions from its first page.',
+  },
   'tools:not_found': {
     message: 'This tool does not exist, or it is not yours. Open Tools to see yours.',
   },

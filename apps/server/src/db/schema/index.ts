@@ -16,3 +16,4 @@ export * from './workflows.ts';
 export * from './instances.ts';
 export * from './views.ts';
 export * from './test-runs.ts';
+export * from './widgets.ts';
