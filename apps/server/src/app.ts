@@ -56,12 +56,17 @@ import { libraryRouter } from './services/rest/library/library.index.ts';
 import { scenariosRouter } from './services/rest/scenarios/scenarios.index.ts';
 import { scenarioRunsRouter } from './services/rest/scenario-runs/scenario-runs.index.ts';
 import { testCasesRouter } from './services/rest/test-cases/test-cases.index.ts';
+import { testRunsRouter } from './services/rest/test-runs/test-runs.index.ts';
+import { testRunRouter } from './services/functions/test-run/test-run.index.ts';
+import { testSetsRouter } from './services/rest/test-sets/test-sets.index.ts';
+import { accessTokensRouter } from './services/rest/access-tokens/access-tokens.index.ts';
 import { scenarioRunRouter } from './services/functions/scenario-run/scenario-run.index.ts';
 import { workflowRunRouter } from './services/functions/workflow-run/workflow-run.index.ts';
 import { promptsRouter } from './services/rest/prompts/prompts.index.ts';
 import { customAisRouter } from './services/rest/custom-ais/custom-ais.index.ts';
 import { schedulesRouter } from './services/rest/schedules/schedules.index.ts';
 import { workflowsRouter } from './services/rest/workflows/workflows.index.ts';
+import { widgetsRouter } from './services/rest/widgets/widgets.index.ts';
 import { mcpServersRouter } from './services/rest/mcp-servers/mcp-servers.index.ts';
 import { toolsRouter } from './services/rest/tools/tools.index.ts';
 import { agentsRouter } from './services/rest/agents/agents.index.ts';
@@ -77,6 +82,8 @@ import { clientErrorsRouter } from './services/rest/client-errors/client-errors.
 import { adminJobsRouter } from './services/rest/admin/jobs/jobs.index.ts';
 import { adminClientErrorsRouter } from './services/rest/admin/client-errors/client-errors.index.ts';
 import { filesRouter, objectRouter } from './services/storage/files/files.index.ts';
+import { mountWidgetPages } from './widget/embed-page.ts';
+import { widgetPublicRouter } from './widget/public.index.ts';
 
 /** Where the API answers; everything else is the web app and its files. */
 const apiPrefixes = ['/rest/', '/functions/', '/auth/', '/storage/'];
@@ -177,6 +184,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
       'request',
     );
   });
+  // The widget's iframe page and loader set their own headers (frame-ancestors: its origins).
+  mountWidgetPages(app, web);
   app.use(
     '*',
     secureHeaders({
@@ -219,6 +228,28 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
         413,
       ),
   });
+
+  // A test-case import carries a file's text: up to 2,000,000 characters (issue 20), JSON-escaped.
+  const caseImport = /^\/rest\/v1\/test-sets\/[^/]+\/cases\/import$/;
+  const importBodyLimit = bodyLimit({
+    maxSize: 8 * 1024 * 1024,
+    onError: (c) =>
+      c.json(
+        errorBody(
+          messageFor('request:too_large', {
+            subject: 'The request body',
+            limit: '8 MB',
+            fix: 'Import the file in parts',
+          }),
+          'request:too_large',
+        ),
+        413,
+      ),
+  });
+  const restBodyLimit: MiddlewareHandler = (c, next) =>
+    c.req.method === 'POST' && caseImport.test(c.req.path)
+      ? importBodyLimit(c, next)
+      : apiBodyLimit(c, next);
 
   const jsonText = refuseInvalidText({ jsonBody: true });
 
@@ -270,7 +301,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   api.use(
     '/rest/v1/*',
     sameOrigin,
-    unlessUpload(apiBodyLimit),
+    unlessUpload(restBodyLimit),
     unlessUpload(jsonText),
     loadSession,
     rateLimitData,
@@ -292,6 +323,12 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     in: 'cookie',
     name: 'chorus.session_token',
     description: 'The httpOnly session cookie set by /auth/v1/sign-in/email.',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'accessToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A personal access token (`chorus_pat_…`, made at POST /rest/v1/access-tokens), for CI: test runs and the list of test sets only.',
   });
   const rest = createRouter<AuthedEnv>()
     .route('/', profileRouter)
@@ -317,11 +354,15 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', scenariosRouter)
     .route('/', scenarioRunsRouter)
     .route('/', testCasesRouter)
+    .route('/', testSetsRouter)
+    .route('/', testRunsRouter)
+    .route('/', accessTokensRouter)
     .route('/', promptsRouter)
     .route('/', knowledgeBasesRouter)
     .route('/', customAisRouter)
     .route('/', schedulesRouter)
     .route('/', workflowsRouter)
+    .route('/', widgetsRouter)
     .route('/', mcpServersRouter)
     .route('/', toolsRouter)
     .route('/', agentsRouter)
@@ -347,6 +388,7 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', aiApiProxyRouter)
     .route('/', scenarioRunRouter)
     .route('/', workflowRunRouter)
+    .route('/', testRunRouter)
     .route('/', trendsAskRouter)
     .route('/', knowledgeSearchRouter)
     .route('/', openRouterModelsRouter)
@@ -355,6 +397,8 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     .route('/', stripeWebhookRouter);
   const storage = createRouter<AuthedEnv>().route('/', filesRouter).route('/', objectRouter);
   api.route('/rest/v1', rest).route('/functions/v1', functions).route('/storage/v1', storage);
+  // The embedded chat's public API: no session middleware, no cookies (issue 21).
+  api.route('/widget/v1', widgetPublicRouter);
   api.doc31('/rest/v1/openapi.json', {
     openapi: '3.1.0',
     info: {

@@ -528,6 +528,10 @@ export const errorCatalogue = {
     message:
       'A run can only be compared with a run of the same test set. Pick one of its own runs.',
   },
+  'test_runs:active': {
+    message:
+      'This run is still going, so it cannot be deleted. Cancel it, or wait for it to end, then delete it.',
+  },
   'access_tokens:not_found': {
     message: 'This access token does not exist, or it is not yours. Reload the list of tokens.',
   },

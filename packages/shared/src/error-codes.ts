@@ -143,6 +143,7 @@ export const errorCodes = [
   'test_runs:no_cases',
   'test_runs:bad_cursor',
   'test_runs:other_set',
+  'test_runs:active',
   'access_tokens:not_found',
   'access_tokens:too_many',
   'access_tokens:invalid',

@@ -61,6 +61,8 @@ export type SimContext = {
   signal: AbortSignal;
   /** Pause between streamed chunks unless `[sim:delay-ms N]` says otherwise. */
   chunkDelayMs: number;
+  /** The 429s `[sim:429-times N]` has sent so far, per last user text (this simulator's). */
+  rateLimitCounts: Map<string, number>;
   /** Closes the connection without an answer, as a crashed upstream would. */
   drop(): void;
 };
@@ -215,8 +217,16 @@ export const runChat = async (
     return writer.end();
   }
 
-  const directives = readDirectives(lastUserText(input));
+  const userText = lastUserText(input);
+  const directives = readDirectives(userText);
   if (directives.status === 429) return sendError(ctx, dialect.errors, 'rate-limit');
+  if (directives.rateLimitTimes !== undefined) {
+    const sent = ctx.rateLimitCounts.get(userText) ?? 0;
+    if (sent < directives.rateLimitTimes) {
+      ctx.rateLimitCounts.set(userText, sent + 1);
+      return sendError(ctx, dialect.errors, 'rate-limit');
+    }
+  }
   if (directives.status === 500) return sendError(ctx, dialect.errors, 'server-error');
   const alternating = directives.alternating || readKeyBehaviour(key).alternating;
   if (alternating && dialect.alternatingError !== undefined) {

@@ -20,7 +20,7 @@ import {
 } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { readDirectives, readToolMarkers } from './script.ts';
+import { readDirectives, readJsonReply, readToolMarkers } from './script.ts';
 import { startProviderSim, type ProviderSim } from './server.ts';
 
 let sim: ProviderSim;
@@ -156,6 +156,38 @@ describe('the provider simulator, through the real AI SDK clients', () => {
       expect(deltas).toBe(3);
       expect(error).toBeDefined();
       expect(latestRequest()?.outcome).toBe('dropped-by-sim');
+    });
+
+    it('answers 429 (Retry-After: 1) to the first N of the same text with [sim:429-times N]', async () => {
+      const prompt = `backoff ${label} ${Math.random()} [sim:429-times 2]`;
+      const send = (text = prompt) =>
+        generateText({ model: model(KEY), prompt: text, maxRetries: 0 }).then(
+          (r) => ({ text: r.text, status: 200, retryAfter: undefined }),
+          (e: unknown) => {
+            if (!APICallError.isInstance(e)) throw e;
+            const retryAfter = e.responseHeaders?.['retry-after'];
+            return { text: '', status: e.statusCode, retryAfter };
+          },
+        );
+      expect(await send()).toMatchObject({ status: 429, retryAfter: '1' });
+      // Another text keeps a count of its own.
+      expect(await send(`${prompt} other`)).toMatchObject({ status: 429 });
+      expect(await send()).toMatchObject({ status: 429, retryAfter: '1' });
+      const third = await send();
+      expect(third.status).toBe(200);
+      expect(third.text).toContain(`Hello from the ${label} simulator`);
+      expect((await send()).status).toBe(200);
+    });
+
+    it('replies with exactly the JSON object of the last [sim:json {…}], streamed or not', async () => {
+      const prompt =
+        'grade [sim:json {"pass":false,"score":0}] this, by the rubric: ' +
+        '[sim:json {"pass": true, "score": 0.9, "reason": "Polite [and] {brief}"}]';
+      const expected = '{"pass": true, "score": 0.9, "reason": "Polite [and] {brief}"}';
+      const { text, usage } = await generateText({ model: model(KEY), prompt, maxRetries: 0 });
+      expect(text).toBe(expected);
+      expect(usage.outputTokens).toBe(expected.split(' ').length);
+      expect(await streamText({ model: model(KEY), prompt, ...quiet }).text).toBe(expected);
     });
 
     it('replies with exactly N tokens for [sim:tokens N]', async () => {
@@ -684,6 +716,27 @@ describe('tool calls scripted with [sim:tool …] markers', () => {
       { turn: 1, name: 'clock', input: {} },
       { turn: 2, name: 'calculator', input: { expression: '1+1' } },
     ]);
+  });
+});
+
+describe('scripted replies and rate limits', () => {
+  it('reads [sim:429-times N] as a directive beside the others', () => {
+    expect(readDirectives('x [sim:429-times 3] [sim:tokens 2]')).toMatchObject({
+      rateLimitTimes: 3,
+      tokens: 2,
+    });
+    expect(readDirectives('x [sim:429-times]').rateLimitTimes).toBeUndefined();
+  });
+
+  it('takes the last well-formed [sim:json {…}] marker, exactly as written', () => {
+    expect(readJsonReply('no marker')).toBeNull();
+    expect(readJsonReply('[sim:json {"a":1}] then [sim:json {"b":"}]"}]')).toBe('{"b":"}]"}');
+    expect(readJsonReply('[sim:json {"a":1}] [sim:json {"broken":}] [sim:json [1,2]]')).toBe(
+      '{"a":1}',
+    );
+    expect(readJsonReply('[sim:json{"tight":true}]')).toBe('{"tight":true}');
+    expect(readJsonReply('[sim:json {"unclosed":1}')).toBeNull();
+    expect(readJsonReply('[sim:json {"a":1} trailing]')).toBeNull();
   });
 });
 

@@ -28,6 +28,8 @@ export const readKeyBehaviour = (key: string | undefined): KeyBehaviour => {
 
 export type Directives = {
   status?: 429 | 500;
+  /** `[sim:429-times N]`: the first N requests with this same last user text get a 429. */
+  rateLimitTimes?: number;
   failAfter?: number;
   tokens?: number;
   delayMs?: number;
@@ -50,6 +52,7 @@ export const readDirectives = (text: string): Directives => {
       out.hang = true;
       out.hangAfter = n ?? 1;
     } else if (name === 'alternating') out.alternating = true;
+    else if (name === '429-times' && n !== undefined) out.rateLimitTimes = n;
     else if (name === 'fail-after' && n !== undefined) out.failAfter = n;
     else if (name === 'tokens' && n !== undefined) out.tokens = n;
     else if (name === 'delay-ms' && n !== undefined) out.delayMs = n;
@@ -186,6 +189,32 @@ export const readToolMarkers = (text: string): ToolMarker[] => {
   return out;
 };
 
+const jsonMarkerStart = /\[sim:json\s*(?=\{)/gi;
+
+/**
+ * The JSON object of the last `[sim:json {…}]` marker of a text, exactly as written, or null when
+ * there is none (a marker whose JSON does not parse as an object is skipped).
+ */
+export const readJsonReply = (text: string): string | null => {
+  let reply: string | null = null;
+  for (const match of text.matchAll(jsonMarkerStart)) {
+    const at = match.index + match[0].length;
+    const end = jsonObjectEnd(text, at);
+    if (end < 0) continue;
+    let close = end;
+    while (/\s/.test(text[close] ?? '')) close++;
+    if (text[close] !== ']') continue;
+    const json = text.slice(at, end);
+    try {
+      const value: unknown = JSON.parse(json);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) reply = json;
+    } catch {
+      // not JSON: not a marker
+    }
+  }
+  return reply;
+};
+
 const cut = (text: string) =>
   text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
 
@@ -237,10 +266,13 @@ export const buildReply = (input: ChatInput, label: string, seq: number): Reply 
     }));
 
   const { tokens } = readDirectives(userText);
+  const json = readJsonReply(userText);
   // A turn of tool calls has no text; after tool results the reply quotes them.
   let chunks: string[] = [];
   if (toolCalls.length === 0 && results.length > 0) {
     chunks = splitWords(results.map((r) => `Tool ${r.name} returned: ${cut(r.output)}.`).join(' '));
+  } else if (toolCalls.length === 0 && json !== null) {
+    chunks = splitWords(json);
   } else if (toolCalls.length === 0 && tokens !== undefined) {
     chunks = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}tok${i + 1}`);
   } else if (toolCalls.length === 0) {

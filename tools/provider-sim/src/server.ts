@@ -77,6 +77,7 @@ export const startProviderSim = async (opts: ProviderSimOptions = {}): Promise<P
   const inFlight = new Set<AbortController>();
   let closing = false;
   let seq = 0;
+  const rateLimitCounts = new Map<string, number>();
   let baseUrls = {} as Record<ProviderName, string>;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -143,6 +144,7 @@ export const startProviderSim = async (opts: ProviderSimOptions = {}): Promise<P
       record,
       signal: controller.signal,
       chunkDelayMs,
+      rateLimitCounts,
       drop: () => {
         record.outcome = 'dropped-by-sim';
         res.destroy();

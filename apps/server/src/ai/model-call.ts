@@ -19,6 +19,7 @@ import { resolveProviderKey, type ResolvedKey } from './keys.ts';
 import {
   classifyProviderError,
   describeProviderError,
+  rateLimitOf,
   type ProviderFailure,
 } from './provider-errors.ts';
 import { getEmbeddingModel, getLanguageModel } from './registry.ts';
@@ -120,6 +121,20 @@ export type ModelCall = {
   /** Gives back the prompts counted, when the call will not be made after all. */
   refund(): Promise<void>;
 };
+
+/**
+ * A non-streamed call that failed at the provider: a 502 like any other, which also tells a
+ * caller that schedules its own retries (the test runner) whether it was a 429 and how long the
+ * provider asked to wait.
+ */
+export class ProviderCallError extends ApiError {
+  constructor(
+    message: string,
+    readonly rateLimit: { retryAfterMs: number | null } | null,
+  ) {
+    super(502, 'provider:failed', message);
+  }
+}
 
 /** A non-streamed call's whole time, unless its caller sets another. */
 const defaultTimeoutMs = 60_000;
@@ -322,7 +337,7 @@ const modelCall = (
           );
         }
         warn(error, 'provider call failed');
-        throw new ApiError(502, 'provider:failed', describe(error));
+        throw new ProviderCallError(describe(error), rateLimitOf(error));
       }
     },
   };

@@ -65,3 +65,38 @@ const causes = (error: unknown): unknown[] => {
 
 const findApiCallError = (error: unknown): APICallError | undefined =>
   causes(error).find((e): e is APICallError => APICallError.isInstance(e));
+
+/**
+ * A provider's 429 found in a failed call (or one of ours that carries it on): how long the
+ * provider asked to wait (`retry-after-ms`, or `Retry-After` in seconds or as an HTTP date),
+ * null when it named no wait. Null when the failure is no rate limit.
+ */
+export const rateLimitOf = (error: unknown): { retryAfterMs: number | null } | null => {
+  for (const e of causes(error)) {
+    if (APICallError.isInstance(e)) {
+      return e.statusCode === 429 ? { retryAfterMs: retryAfterHeader(e.responseHeaders) } : null;
+    }
+    const carried = (e as { rateLimit?: unknown }).rateLimit;
+    if (carried && typeof carried === 'object' && 'retryAfterMs' in carried) {
+      const ms = (carried as { retryAfterMs: unknown }).retryAfterMs;
+      return { retryAfterMs: typeof ms === 'number' && ms >= 0 ? ms : null };
+    }
+    if ((e as { code?: unknown }).code === 'provider:rate_limited') return { retryAfterMs: null };
+  }
+  return null;
+};
+
+const retryAfterHeader = (headers: Record<string, string> | undefined): number | null => {
+  if (!headers) return null;
+  const header = (name: string) =>
+    Object.entries(headers)
+      .find(([key]) => key.toLowerCase() === name)?.[1]
+      ?.trim();
+  const ms = Number(header('retry-after-ms'));
+  if (header('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = header('retry-after');
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+};

@@ -55,6 +55,7 @@ export const optOutTemplates = new Set([
   'run_failed',
   'run_needs_approval',
   'schedule_disabled',
+  'widget_budget',
 ]);
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed';

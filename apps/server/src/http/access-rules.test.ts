@@ -53,6 +53,11 @@ const publicRoutes = [
   'get /storage/v1/object/{id}',
   // A read-only share link: its hashed token is the only key.
   'get /rest/v1/shared/{token}',
+  // The embedded chat's iframe (issue 21): a server-minted visitor session, never a cookie.
+  'get /widget/v1/{publicId}/config',
+  'post /widget/v1/{publicId}/session',
+  'get /widget/v1/{publicId}/conversations/{id}',
+  'post /widget/v1/{publicId}/chat',
 ];
 
 describe('every documented route has an access rule that holds', () => {

@@ -16,3 +16,9 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
 export const errorResponse = (description: string) => jsonContent(apiErrorSchema, description);
 
 export const sessionCookie = [{ sessionCookie: [] }];
+
+/** Routes a CI pipeline may call: the session cookie, or a personal access token (issue 20). */
+export const sessionOrToken: Record<string, string[]>[] = [
+  { sessionCookie: [] },
+  { accessToken: [] },
+];

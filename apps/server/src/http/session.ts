@@ -113,8 +113,17 @@ export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
   }
 });
 
+/**
+ * A personal access token (issue 20) opens test runs only (`requireUserOrToken`); sent anywhere
+ * else it is told so, rather than asked to sign in.
+ */
+const signedOutError = (authorization: string | undefined) =>
+  authorization !== undefined && /^\s*Bearer\s+chorus_pat_/i.test(authorization)
+    ? new ApiError(401, 'access_tokens:wrong_scope')
+    : new ApiError(401, 'auth:required');
+
 export const requireUser = createMiddleware<AuthedEnv>(async (c, next) => {
-  if (!c.var.user) throw new ApiError(401, 'auth:required');
+  if (!c.var.user) throw signedOutError(c.req.header('authorization'));
   await next();
 });
 
@@ -124,7 +133,7 @@ export const requireUser = createMiddleware<AuthedEnv>(async (c, next) => {
  */
 export const requireRole = (needed: 'admin' | 'super_admin') =>
   createMiddleware<AuthedEnv>(async (c, next) => {
-    if (!c.var.user) throw new ApiError(401, 'auth:required');
+    if (!c.var.user) throw signedOutError(c.req.header('authorization'));
     const allowed = needed === 'admin' ? isAdminRole(c.var.role) : c.var.role === 'super_admin';
     if (!allowed) {
       throw new ApiError(403, 'auth:forbidden');

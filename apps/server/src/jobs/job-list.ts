@@ -7,6 +7,7 @@ import { scheduleJobs } from './schedules.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
 import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
+import { testRunJobs } from './test-run.ts';
 import { workflowJobs } from './workflow-run.ts';
 
 /**
@@ -27,4 +28,5 @@ export const jobList = (
   knowledgeResumeJob,
   ...workflowJobs,
   ...scheduleJobs,
+  ...testRunJobs,
 ];

@@ -1,8 +1,9 @@
-import { stepCountIs, type Tool, type ToolSet } from 'ai';
+import { stepCountIs, type ToolSet } from 'ai';
 import type { AgentTool } from '@chorus/shared/api/agents';
 import { workflowLimits, type WorkflowStep } from '@chorus/shared/api/workflows';
 import type { ProviderId } from '@chorus/shared/providers';
 import { buildAgentToolset } from '../agents/toolset.ts';
+import { needsApprovalReason, unattendedTools } from '../agents/unattended.ts';
 import { prepareModelCall, type CallUsage } from '../ai/model-call.ts';
 import { AgentsRepository } from '../db/repositories/agents.ts';
 import { CustomAisRepository } from '../db/repositories/custom-ais.ts';
@@ -10,6 +11,7 @@ import { HttpToolsRepository } from '../db/repositories/http-tools.ts';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { searchKnowledge } from '../knowledge/search.ts';
+import { extractJson } from '../lib/extract-json.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
 import { isToolFailure } from '../tools/builtin/tool-failure.ts';
 import { runHttpTool } from '../tools/http-tool.ts';
@@ -26,8 +28,6 @@ export class StepFailure extends Error {
     super(message);
   }
 }
-
-export const needsApprovalReason = 'needs approval; unattended runs never approve tools';
 
 /** What a step runs with: the payer, the usage source, the run's stop signal and time left. */
 export type StepContext = {
@@ -64,61 +64,6 @@ export const boundOutput = (output: unknown): unknown => {
   const text = JSON.stringify(output) ?? 'null';
   return text.length > max ? text.slice(0, max) : output;
 };
-
-/** The end of the JSON value that opens at `text[start]`, or -1 when it never closes. */
-const jsonEnd = (text: string, start: number): number => {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
-  }
-  return -1;
-};
-
-/** The first JSON object or array in a text (a model's reply in a code fence, say). */
-export const extractJson = (text: string): { found: true; value: unknown } | { found: false } => {
-  let tries = 0;
-  for (let i = 0; i < text.length && tries < 200; i++) {
-    if (text[i] !== '{' && text[i] !== '[') continue;
-    tries++;
-    const end = jsonEnd(text, i);
-    if (end < 0) continue;
-    try {
-      return { found: true, value: JSON.parse(text.slice(i, end)) as unknown };
-    } catch {
-      // not JSON from here: try the next bracket
-    }
-  }
-  return { found: false };
-};
-
-/**
- * An agent's tools for an unattended run: a tool that needs approval is offered, but calling it
- * ends the step (no one is there to approve it).
- */
-const unattended = (tools: ToolSet, onApprovalWanted: (name: string) => void): ToolSet =>
-  Object.fromEntries(
-    Object.entries(tools).map(([name, tool]) => {
-      if (!(tool as { needsApproval?: unknown }).needsApproval) return [name, tool];
-      return [
-        name,
-        {
-          ...tool,
-          needsApproval: false,
-          execute: () => {
-            onApprovalWanted(name);
-            throw new StepFailure(`${name} ${needsApprovalReason}`, 'workflows:needs_approval');
-          },
-        } as Tool,
-      ];
-    }),
-  );
 
 const promptStep = async (
   ctx: StepContext,
@@ -166,7 +111,7 @@ const promptStep = async (
       granted: new Set(),
     });
     close = toolset.close;
-    tools = unattended(toolset.tools, (name) => {
+    tools = unattendedTools(toolset.tools, (name) => {
       approvalWanted ??= name;
       stepStop.abort();
     });

@@ -268,9 +268,13 @@ export const listScenarioRunsQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-/** `GET /test-cases`: the newest first. */
+/** `GET /test-cases`: the newest first; `unfiled=true` keeps those no test set holds yet. */
 export const listTestCasesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  unfiled: z
+    .enum(['true', 'false'], { error: 'unfiled must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
 });
 
 export const testCaseListSchema = z.object({ items: z.array(testCaseSchema) });

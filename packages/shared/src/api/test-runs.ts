@@ -418,6 +418,11 @@ export const testRunStatusSchema = testRunBriefSchema.extend({
   summary: testRunSummarySchema.nullable(),
   /** The results page in the app. */
   url: z.string(),
+  /**
+   * The 'test run' e-mail sent when the run ended (spec §8's two messages); null when the set
+   * does not ask for one or the run has not ended.
+   */
+  notification: z.object({ sent: z.boolean(), message: z.string() }).nullable().optional(),
 });
 export type TestRunStatusBody = z.infer<typeof testRunStatusSchema>;
 

@@ -1,4 +1,16 @@
-import { and, count, desc, eq, getTableColumns, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
@@ -289,11 +301,17 @@ export class TestCasesRepository {
     return row!;
   }
 
-  async list(limit: number): Promise<TestCaseRow[]> {
+  /** `unfiled`: only the cases no test set holds yet. */
+  async list(limit: number, opts: { unfiled?: boolean | undefined } = {}): Promise<TestCaseRow[]> {
     return this.db
       .select()
       .from(testCases)
-      .where(eq(testCases.user_id, this.userId))
+      .where(
+        and(
+          eq(testCases.user_id, this.userId),
+          opts.unfiled ? isNull(testCases.test_set_id) : undefined,
+        ),
+      )
       .orderBy(desc(testCases.created_at), desc(testCases.id))
       .limit(limit);
   }

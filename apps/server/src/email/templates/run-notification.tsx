@@ -10,6 +10,26 @@ export const runProblemKinds = ['run_failed', 'run_needs_approval', 'schedule_di
 export type RunProblemKind = (typeof runProblemKinds)[number];
 export type RunNotificationKind = (typeof runNotificationKinds)[number];
 
+/** A test run that ended (issue 20): what its `test_run` mail sums up, and its results page. */
+export type TestRunMailSummary = {
+  runId: string;
+  status: 'done' | 'failed' | 'cancelled';
+  /** Why a failed run stopped. */
+  error: string | null;
+  total: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  passRate: number | null;
+  /** Whether there was an earlier finished run of the set to compare with. */
+  compared: boolean;
+  regressions: number;
+  improvements: number;
+  costUsd: number | null;
+  /** Each model's pass rate, in the run's order. */
+  targets: { label: string; passRate: number | null }[];
+};
+
 export type RunNotification = {
   kind: RunNotificationKind | RunProblemKind;
   to: string;
@@ -19,6 +39,8 @@ export type RunNotification = {
   responseText?: string | undefined;
   provider?: string | undefined;
   model?: string | undefined;
+  /** `test_run` only: the run's summary; without it the mail is the plain notification. */
+  testRun?: TestRunMailSummary | undefined;
 };
 
 /** A run notification that cannot be written, with spec §5's message. */
@@ -43,10 +65,53 @@ export const checkRunNotification = (n: RunNotification): void => {
     throw new RunNotificationError(emailMessages.missingData);
 };
 
+/** 0.875 → "88%"; "–" before any result. */
+export const percent = (rate: number | null) =>
+  rate === null ? '–' : `${Math.round(rate * 100)}%`;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const describeTestRun = (name: string, t: TestRunMailSummary) => {
+  const path = `/test-runner/runs/${encodeURIComponent(t.runId)}`;
+  const tally = `${t.passed} of ${t.total} passed`;
+  if (t.status === 'failed') {
+    return {
+      subject: `Test run failed: ${name}`,
+      heading: 'Your test run has stopped',
+      lead: `“${name}” stopped before it finished (${tally}). This is why:`,
+      path,
+    };
+  }
+  if (t.status === 'cancelled') {
+    return {
+      subject: `Test run cancelled: ${name}`,
+      heading: 'Your test run was cancelled',
+      lead: `“${name}” was cancelled (${tally}). The results so far are kept.`,
+      path,
+    };
+  }
+  const changes = t.regressions > 0 ? `, ${plural(t.regressions, 'regression')}` : '';
+  return {
+    subject: `Test run: ${name} — ${percent(t.passRate)} passed${changes}`,
+    heading: 'Your test run has finished',
+    lead: `“${name}” has finished: ${tally} (${percent(t.passRate)}).`,
+    path,
+  };
+};
+
+const testRunLines = (t: TestRunMailSummary): string[] => [
+  `Passed: ${t.passed} · Failed: ${t.failed} · Errors: ${t.errors}`,
+  t.compared
+    ? `Against the previous run: ${plural(t.regressions, 'regression')}, ${plural(t.improvements, 'improvement')}`
+    : 'No earlier finished run of this set to compare with.',
+  `Cost: ${t.costUsd === null ? 'unknown' : `$${t.costUsd.toFixed(4)}`}`,
+];
+
 const describe = (n: RunNotification) => {
   const name = n.runName?.trim() || 'Your run';
   switch (n.kind) {
     case 'test_run':
+      if (n.testRun) return describeTestRun(name, n.testRun);
       return {
         subject: `Test run: ${name}`,
         heading: 'Test run notification',
@@ -95,6 +160,7 @@ type RunNotificationEmailProps = { identity: EmailIdentity; notification: RunNot
 
 export const RunNotificationEmail = ({ identity, notification: n }: RunNotificationEmailProps) => {
   const d = describe(n);
+  const t = n.kind === 'test_run' ? n.testRun : undefined;
   const via = [n.provider, n.model].filter(Boolean).join(' · ');
   return (
     <EmailLayout
@@ -107,9 +173,22 @@ export const RunNotificationEmail = ({ identity, notification: n }: RunNotificat
       {via ? <Text style={styles.text}>Model: {via}</Text> : null}
       {n.kind === 'run_completed' ? <Text style={styles.quote}>{n.responseText}</Text> : null}
       {isProblem(n.kind) ? <Text style={styles.quote}>{n.reason}</Text> : null}
+      {t?.status === 'failed' && t.error ? <Text style={styles.quote}>{t.error}</Text> : null}
+      {t
+        ? testRunLines(t).map((line) => (
+            <Text key={line} style={styles.text}>
+              {line}
+            </Text>
+          ))
+        : null}
+      {t && t.targets.length > 0 ? (
+        <Text style={styles.quote}>
+          {t.targets.map((target) => `${target.label}: ${percent(target.passRate)}`).join('\n')}
+        </Text>
+      ) : null}
       <Section style={{ margin: '8px 0 0' }}>
         <Button href={`${identity.appUrl}${d.path}`} style={styles.button}>
-          Open Chorus
+          {t ? 'Open the results' : 'Open Chorus'}
         </Button>
       </Section>
     </EmailLayout>

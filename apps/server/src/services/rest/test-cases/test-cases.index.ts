@@ -5,7 +5,9 @@ import { toTestCase } from '../scenarios/scenario-json.ts';
 import { listTestCasesRoute } from './test-cases.routes.ts';
 
 export const testCasesRouter = createRouter<AuthedEnv>().openapi(listTestCasesRoute, async (c) => {
-  const { limit } = c.req.valid('query');
-  const rows = await new TestCasesRepository(c.var.deps.database.db, c.var.user.id).list(limit);
+  const { limit, unfiled } = c.req.valid('query');
+  const rows = await new TestCasesRepository(c.var.deps.database.db, c.var.user.id).list(limit, {
+    unfiled,
+  });
   return c.json({ items: rows.map(toTestCase) }, 200);
 });

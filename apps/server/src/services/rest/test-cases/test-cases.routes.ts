@@ -8,7 +8,8 @@ export const listTestCasesRoute = createRoute({
   method: 'get',
   path: '/test-cases',
   tags: ['Scenarios'],
-  summary: 'The signed-in user’s test cases, newest first',
+  summary:
+    'The signed-in user’s test cases, newest first; `unfiled=true`: only those no test set holds',
   security: sessionCookie,
   middleware: [requireUser] as const,
   request: { query: listTestCasesQuerySchema },

@@ -175,6 +175,7 @@ describe('the articles in the repository', () => {
       'knowledge-base',
       'custom-ais',
       'scenarios',
+      'test-runner',
       'plans-and-quotas',
       'privacy-and-data',
       'keyboard-shortcuts',

@@ -1,0 +1,347 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, desc, eq, gt, gte, isNull, ne, or, sql } from 'drizzle-orm';
+import { widgetLimits } from '@chorus/shared/api/widgets';
+import type { Db } from '../db/client.ts';
+import {
+  widgetConversations,
+  widgetMessages,
+  widgets,
+  widgetUsageDays,
+  widgetVisitors,
+  widgetVisitorSessions,
+} from '../db/schema/index.ts';
+
+/**
+ * The public side's reads and writes (issue 21). Every query names the widget it is about, and
+ * every read of a visitor's data names the visitor too: a session of one widget never reaches
+ * another widget's rows, nor one visitor another's.
+ */
+
+export type WidgetRow = typeof widgets.$inferSelect;
+export type VisitorRow = typeof widgetVisitors.$inferSelect;
+export type ConversationRow = typeof widgetConversations.$inferSelect;
+export type WidgetMessageRow = typeof widgetMessages.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The widget as it is now: read on every request, so a switch-off or removal counts at once. */
+export const findWidget = async (db: Db, publicId: string): Promise<WidgetRow | null> => {
+  const [row] = await db.select().from(widgets).where(eq(widgets.public_id, publicId));
+  return row ?? null;
+};
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A session token the server makes: 32 random bytes. */
+const sessionTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+export const isSessionToken = (token: string | undefined): token is string =>
+  token !== undefined && sessionTokenPattern.test(token);
+
+const sessionExpiry = () => new Date(Date.now() + widgetLimits.sessionDays * DAY_MS);
+
+/** A new session for the visitor; only its hash is kept. */
+export const mintSession = async (db: Db, widgetId: string, visitorId: string): Promise<string> => {
+  const token = randomBytes(32).toString('base64url');
+  await db.insert(widgetVisitorSessions).values({
+    token_hash: hashToken(token),
+    visitor_id: visitorId,
+    widget_id: widgetId,
+    expires_at: sessionExpiry(),
+  });
+  return token;
+};
+
+/** The visitor of a live session of this widget; null for an unknown, expired or foreign one. */
+export const visitorOfSession = async (
+  db: Db,
+  widgetId: string,
+  token: string | undefined,
+): Promise<VisitorRow | null> => {
+  if (!isSessionToken(token)) return null;
+  const [row] = await db
+    .select({ visitor: widgetVisitors })
+    .from(widgetVisitorSessions)
+    .innerJoin(widgetVisitors, eq(widgetVisitors.id, widgetVisitorSessions.visitor_id))
+    .where(
+      and(
+        eq(widgetVisitorSessions.token_hash, hashToken(token)),
+        eq(widgetVisitorSessions.widget_id, widgetId),
+        eq(widgetVisitors.widget_id, widgetId),
+        gt(widgetVisitorSessions.expires_at, new Date()),
+      ),
+    );
+  return row?.visitor ?? null;
+};
+
+/** A session in use lives `sessionDays` more, and its visitor was seen now. */
+export const slideSession = async (db: Db, token: string, visitorId: string): Promise<void> => {
+  await Promise.all([
+    db
+      .update(widgetVisitorSessions)
+      .set({ expires_at: sessionExpiry() })
+      .where(eq(widgetVisitorSessions.token_hash, hashToken(token))),
+    db
+      .update(widgetVisitors)
+      .set({ last_seen_at: new Date() })
+      .where(eq(widgetVisitors.id, visitorId)),
+  ]);
+};
+
+export const createAnonymousVisitor = async (db: Db, widgetId: string): Promise<VisitorRow> => {
+  const [row] = await db.insert(widgetVisitors).values({ widget_id: widgetId }).returning();
+  return row!;
+};
+
+/** The host site's visitor, made on first sight; a token's name replaces the one kept. */
+export const upsertSignedVisitor = async (
+  db: Db,
+  widgetId: string,
+  externalId: string,
+  name: string | null,
+): Promise<VisitorRow> => {
+  const [row] = await db
+    .insert(widgetVisitors)
+    .values({ widget_id: widgetId, external_id: externalId, name, signed: true })
+    .onConflictDoUpdate({
+      target: [widgetVisitors.widget_id, widgetVisitors.external_id],
+      targetWhere: sql`${widgetVisitors.external_id} is not null`,
+      set: {
+        signed: true,
+        last_seen_at: new Date(),
+        ...(name !== null && { name }),
+      },
+    })
+    .returning();
+  return row!;
+};
+
+/** The visitor's conversations with this widget, newest first. */
+export const visitorConversations = (db: Db, widgetId: string, visitorId: string, limit = 50) =>
+  db
+    .select({
+      id: widgetConversations.id,
+      title: widgetConversations.title,
+      updated_at: widgetConversations.updated_at,
+    })
+    .from(widgetConversations)
+    .where(
+      and(
+        eq(widgetConversations.widget_id, widgetId),
+        eq(widgetConversations.visitor_id, visitorId),
+      ),
+    )
+    .orderBy(desc(widgetConversations.updated_at), desc(widgetConversations.id))
+    .limit(limit);
+
+export const visitorConversation = async (
+  db: Db,
+  widgetId: string,
+  visitorId: string,
+  id: string,
+): Promise<ConversationRow | null> => {
+  const [row] = await db
+    .select()
+    .from(widgetConversations)
+    .where(
+      and(
+        eq(widgetConversations.id, id),
+        eq(widgetConversations.widget_id, widgetId),
+        eq(widgetConversations.visitor_id, visitorId),
+      ),
+    );
+  return row ?? null;
+};
+
+/** The last `limit` messages of a conversation, oldest first. */
+export const lastMessages = async (
+  db: Db,
+  conversationId: string,
+  limit: number,
+): Promise<WidgetMessageRow[]> => {
+  const rows = await db
+    .select()
+    .from(widgetMessages)
+    .where(eq(widgetMessages.conversation_id, conversationId))
+    .orderBy(desc(widgetMessages.created_at), desc(widgetMessages.id))
+    .limit(limit);
+  return rows.reverse();
+};
+
+/** A conversation's title: the start of its first message, on one line. */
+export const titleOf = (message: string) => {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+};
+
+/**
+ * Stores the visitor's message and the reply about to stream (`streaming`, empty), in the
+ * conversation given or a new one. Null when the conversation given is gone.
+ */
+export const startTurn = async (
+  db: Db,
+  turn: {
+    widgetId: string;
+    visitorId: string;
+    conversationId: string | null;
+    message: string;
+  },
+): Promise<{ conversationId: string; userMessageId: string; replyId: string } | null> =>
+  db.transaction(async (tx) => {
+    let conversationId = turn.conversationId;
+    if (conversationId === null) {
+      const [created] = await tx
+        .insert(widgetConversations)
+        .values({
+          widget_id: turn.widgetId,
+          visitor_id: turn.visitorId,
+          title: titleOf(turn.message),
+          message_count: 2,
+        })
+        .returning({ id: widgetConversations.id });
+      conversationId = created!.id;
+    } else {
+      const [touched] = await tx
+        .update(widgetConversations)
+        .set({
+          message_count: sql`${widgetConversations.message_count} + 2`,
+          updated_at: new Date(),
+        })
+        .where(
+          and(
+            eq(widgetConversations.id, conversationId),
+            eq(widgetConversations.widget_id, turn.widgetId),
+            eq(widgetConversations.visitor_id, turn.visitorId),
+          ),
+        )
+        .returning({ id: widgetConversations.id });
+      if (!touched) return null;
+    }
+    // The reply is a moment younger than the question, so the two always read in order.
+    const now = Date.now();
+    const [asked, reply] = await tx
+      .insert(widgetMessages)
+      .values([
+        {
+          conversation_id: conversationId,
+          widget_id: turn.widgetId,
+          role: 'user' as const,
+          content: turn.message,
+          status: 'done' as const,
+          created_at: new Date(now),
+        },
+        {
+          conversation_id: conversationId,
+          widget_id: turn.widgetId,
+          role: 'assistant' as const,
+          content: '',
+          status: 'streaming' as const,
+          created_at: new Date(now + 1),
+        },
+      ])
+      .returning({ id: widgetMessages.id, role: widgetMessages.role });
+    const userMessageId = [asked, reply].find((m) => m?.role === 'user')!.id;
+    const replyId = [asked, reply].find((m) => m?.role === 'assistant')!.id;
+    return { conversationId, userMessageId, replyId };
+  });
+
+/** The reply's last write, its tokens on the conversation and on the widget's day. */
+export const finishTurn = async (
+  db: Db,
+  end: {
+    widgetId: string;
+    conversationId: string;
+    replyId: string;
+    content: string;
+    status: 'done' | 'failed';
+    sources: unknown[];
+    inputTokens: number;
+    outputTokens: number;
+  },
+): Promise<void> => {
+  const day = new Date().toISOString().slice(0, 10);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(widgetMessages)
+      .set({
+        content: end.content,
+        status: end.status,
+        sources: end.sources,
+        input_tokens: end.inputTokens,
+        output_tokens: end.outputTokens,
+      })
+      .where(and(eq(widgetMessages.id, end.replyId), eq(widgetMessages.widget_id, end.widgetId)));
+    await tx
+      .update(widgetConversations)
+      .set({
+        input_tokens: sql`${widgetConversations.input_tokens} + ${end.inputTokens}`,
+        output_tokens: sql`${widgetConversations.output_tokens} + ${end.outputTokens}`,
+        updated_at: new Date(),
+      })
+      .where(
+        and(
+          eq(widgetConversations.id, end.conversationId),
+          eq(widgetConversations.widget_id, end.widgetId),
+        ),
+      );
+    await tx
+      .insert(widgetUsageDays)
+      .values({
+        widget_id: end.widgetId,
+        day,
+        messages: 1,
+        input_tokens: end.inputTokens,
+        output_tokens: end.outputTokens,
+      })
+      .onConflictDoUpdate({
+        target: [widgetUsageDays.widget_id, widgetUsageDays.day],
+        set: {
+          messages: sql`${widgetUsageDays.messages} + 1`,
+          input_tokens: sql`${widgetUsageDays.input_tokens} + ${end.inputTokens}`,
+          output_tokens: sql`${widgetUsageDays.output_tokens} + ${end.outputTokens}`,
+        },
+      });
+  });
+};
+
+/** Tokens spent today and this month (UTC days), for the budget. */
+export const tokensSpent = async (
+  db: Db,
+  widgetId: string,
+  now = new Date(),
+): Promise<{ today: number; month: number }> => {
+  const today = now.toISOString().slice(0, 10);
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const [row] = await db
+    .select({
+      today: sql<string>`coalesce(sum(case when ${widgetUsageDays.day} = ${today} then ${widgetUsageDays.input_tokens} + ${widgetUsageDays.output_tokens} else 0 end), 0)`,
+      month: sql<string>`coalesce(sum(${widgetUsageDays.input_tokens} + ${widgetUsageDays.output_tokens}), 0)`,
+    })
+    .from(widgetUsageDays)
+    .where(and(eq(widgetUsageDays.widget_id, widgetId), gte(widgetUsageDays.day, monthStart)));
+  return { today: Number(row?.today ?? 0), month: Number(row?.month ?? 0) };
+};
+
+/**
+ * Claims the owner's one e-mail for a budget period: true for the one request that moved the
+ * widget's `budget_notice_period` to `period`, false for every other (one conditional UPDATE,
+ * so two requests at once cannot both claim it).
+ */
+export const claimBudgetNotice = async (
+  db: Db,
+  widgetId: string,
+  period: string,
+): Promise<boolean> => {
+  const claimed = await db
+    .update(widgets)
+    // Keeps the owner's `updated_at`: nothing they set has changed.
+    .set({ budget_notice_period: period, updated_at: sql`${widgets.updated_at}` })
+    .where(
+      and(
+        eq(widgets.id, widgetId),
+        or(isNull(widgets.budget_notice_period), ne(widgets.budget_notice_period, period)),
+      ),
+    )
+    .returning({ id: widgets.id });
+  return claimed.length > 0;
+};
