@@ -60,3 +60,21 @@ export const bundleBudgets: BundleBudget[] = [
   },
   { page: 'chat', path: '/chat', signedIn: true, ready: 'New chat', gzipKb: 250 },
 ];
+
+/**
+ * The embedded widget's budgets (issue 21), over the built files in apps/web/dist rather than a
+ * browser's fetches: the loader a host page includes, and every script the iframe page (the one
+ * file served for every /embed/{publicId}) loads — those it names and those they import.
+ */
+export type EmbedBudget = {
+  page: string;
+  path: string;
+  /** The built file under apps/web/dist: a script, or an HTML page whose scripts are counted. */
+  file: string;
+  gzipKb: number;
+};
+
+export const embedBudgets: EmbedBudget[] = [
+  { page: 'embed', path: '/embed.js', file: 'embed.js', gzipKb: 30 },
+  { page: 'widget', path: '/embed/{publicId}', file: 'embed.html', gzipKb: 60 },
+];

@@ -5,15 +5,17 @@
  *   npm run build && npx tsx bench/bundle.ts   # JSON: per page, scripts and KB
  *   npx tsx bench/bundle.ts --check            # `npm test`: fails when a page is over its budget
  *                                              # or the server sent a script uncompressed
+ *
+ * The embedded widget's loader and iframe page (embedBudgets) are measured from the built files.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { seedPgliteDataDir } from '../apps/server/src/test/template.ts';
-import { bundleBudgets, type BundleBudget } from './bundle-budgets.ts';
-import { signUp, startServer } from './lib.ts';
+import { bundleBudgets, embedBudgets } from './bundle-budgets.ts';
+import { repoRoot, signUp, startServer } from './lib.ts';
 
 type Script = {
   path: string;
@@ -23,10 +25,16 @@ type Script = {
   sent: number;
   encoding: string | undefined;
 };
-type Measured = { budget: BundleBudget; scripts: Script[]; gzip: number };
+type Measured = {
+  budget: { page: string; path: string; gzipKb: number };
+  scripts: Script[];
+  gzip: number;
+};
 type Cookies = Parameters<BrowserContext['addCookies']>[0];
 
 const check = process.argv.includes('--check');
+/** `--scripts`: each page's scripts with their gzip size, to see what to trim. */
+const listScripts = process.argv.includes('--scripts');
 const kb = (bytes: number) => +(bytes / 1024).toFixed(1);
 
 const scriptsLoadedBy = async (
@@ -59,10 +67,52 @@ const scriptsLoadedBy = async (
   return scripts.sort((a, b) => b.gzip - a.gzip);
 };
 
+const webDist = path.join(process.env.BENCH_SERVER_ROOT ?? repoRoot, 'apps/web/dist');
+
+/**
+ * The scripts of a built file: itself for a script; for an HTML page, the scripts it names and,
+ * in turn, every chunk they import (statically or lazily). Each counts as the server would send
+ * it: compressed when the build wrote a compressed copy beside it.
+ */
+const builtScripts = (file: string): Script[] => {
+  const queue = file.endsWith('.html')
+    ? [...readFileSync(path.join(webDist, file), 'utf8').matchAll(/<(?:script|link)\b[^>]*>/g)]
+        .filter(([tag]) => tag.startsWith('<script') || /\brel="modulepreload"/.test(tag))
+        .map(([tag]) => /\b(?:src|href)="\/([^"]+\.js)"/.exec(tag)?.[1])
+        .filter((name) => name !== undefined)
+    : [file];
+  const seen = new Set<string>();
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const code = readFileSync(path.join(webDist, name), 'utf8');
+    for (const [, spec] of code.matchAll(
+      /(?:\bimport\s*\(?|\bfrom)\s*["'](\.{1,2}\/[^"']+\.js)["']/g,
+    )) {
+      queue.push(path.posix.join(path.posix.dirname(name), spec!));
+    }
+  }
+  return [...seen]
+    .map((name) => {
+      const body = readFileSync(path.join(webDist, name));
+      const copy = ['br', 'gz'].find((ext) => existsSync(path.join(webDist, `${name}.${ext}`)));
+      return {
+        path: `/${name}`,
+        raw: body.byteLength,
+        gzip: gzipSync(body, { level: 9 }).byteLength,
+        sent: copy ? statSync(path.join(webDist, `${name}.${copy}`)).size : body.byteLength,
+        encoding: copy === 'gz' ? 'gzip' : copy,
+      };
+    })
+    .sort((a, b) => b.gzip - a.gzip);
+};
+
 /** Prints a line per page and, for a page over budget, its scripts largest first. */
 const report = (measured: Measured[]): boolean => {
   let ok = true;
-  console.log('Initial JavaScript (gzip -9 of every script a cold Chromium fetches until idle):');
+  console.log(
+    'Initial JavaScript (gzip -9 of every script a cold Chromium fetches until idle; for the widget, of the built files):',
+  );
   for (const { budget, scripts, gzip } of measured) {
     const over = kb(gzip) > budget.gzipKb;
     // The build leaves out a compressed copy that would not be smaller (a few tiny chunks).
@@ -121,6 +171,13 @@ try {
     );
     measured.push({ budget, scripts, gzip: scripts.reduce((n, s) => n + s.gzip, 0) });
   }
+  for (const budget of embedBudgets) {
+    if (!existsSync(path.join(webDist, budget.file))) {
+      throw new Error(`${budget.file} is not in ${webDist}: build the app first (npm run build)`);
+    }
+    const scripts = builtScripts(budget.file);
+    measured.push({ budget, scripts, gzip: scripts.reduce((n, s) => n + s.gzip, 0) });
+  }
 
   if (check) {
     if (!report(measured)) process.exitCode = 1;
@@ -133,6 +190,9 @@ try {
         gzip_kb: kb(gzip),
         sent_kb: kb(scripts.reduce((n, s) => n + s.sent, 0)),
         budget_gzip_kb: budget.gzipKb,
+        ...(listScripts && {
+          files: scripts.map((s) => `${kb(s.gzip)} ${s.path.replace(/-[\w-]{8}\.js$/, '')}`),
+        }),
       },
     ]);
     console.log(JSON.stringify(Object.fromEntries(pages), null, 2));

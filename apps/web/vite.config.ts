@@ -33,6 +33,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // Every browser the app supports reads <link rel=modulepreload> itself (Chrome 66, Safari 17,
+    // Firefox 115); the polyfill for older ones cost every page 0.5 KB of gzip before first paint.
+    modulePreload: { polyfill: false },
     emptyOutDir: true,
     rolldownOptions: {
       // radix-ui's builds name every function through esbuild's keep-names helper, `__name(fn,

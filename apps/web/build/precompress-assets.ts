@@ -24,13 +24,19 @@ const writeIfSmaller = async (file: string, original: Buffer, compressed: Buffer
  * the highest levels: that costs seconds once here instead of CPU on every request, and the
  * server (apps/server/src/http/static.ts) only picks the copy the browser accepts. A copy that
  * would not be smaller is left out, and the server then sends the file as it is.
+ *
+ * `onlyThisBuild`: just the files this build wrote, for a build that adds to the app's `dist`
+ * (the widget's, vite.embed.config.ts) and must not compress the rest of it again.
  */
-export const precompressAssets = (): Plugin => ({
+export const precompressAssets = ({ onlyThisBuild = false } = {}): Plugin => ({
   name: 'chorus:precompress-assets',
   apply: 'build',
-  async writeBundle({ dir }) {
+  async writeBundle({ dir }, bundle) {
     if (!dir) return;
-    const files = (await filesUnder(dir)).filter((file) => compressible.test(file));
+    const written = onlyThisBuild
+      ? Object.keys(bundle).map((name) => path.join(dir, name))
+      : await filesUnder(dir);
+    const files = written.filter((file) => compressible.test(file));
     await Promise.all(
       files.map(async (file) => {
         const original = await readFile(file);

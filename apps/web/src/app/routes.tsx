@@ -55,7 +55,7 @@ const KnowledgeBase = lazyPage(
 );
 const Agents = lazyPage(() => import('@/features/agents/components/agents-page'), 'AgentsPage');
 const AgentEmbedChat = lazyPage(
-  () => import('@/features/agents/components/agent-embed-chat-page'),
+  () => import('@/features/agent-embed-chat/components/agent-embed-chat-page'),
   'AgentEmbedChatPage',
 );
 const Scenarios = lazyPage(
@@ -85,9 +85,10 @@ const ScheduleRuns = lazyPage(
   'ScheduleRunsPage',
 );
 const Tools = lazyPage(() => import('@/features/tools/components/tools-page'), 'ToolsPage');
+// One lazy route for the list, a set and a run (features/test-runner/components/test-runner-routes).
 const TestRunner = lazyPage(
-  () => import('@/features/test-runner/components/test-runner-page'),
-  'TestRunnerPage',
+  () => import('@/features/test-runner/components/test-runner-routes'),
+  'TestRunnerRoutes',
 );
 const Workflows = lazyPage(
   () => import('@/features/workflows/components/workflows-page'),
@@ -210,7 +211,7 @@ export const routes: RouteObject[] = [
               { path: 'prompts', element: <Prompts /> },
               { path: 'schedule-runs', element: <ScheduleRuns /> },
               { path: 'tools', element: <Tools /> },
-              { path: 'test-runner', element: <TestRunner /> },
+              { path: 'test-runner/*', element: <TestRunner /> },
               { path: 'workflows', element: <Workflows /> },
               { path: 'agent-embed-chat', element: <AgentEmbedChat /> },
               { path: 'error-telemetry-test', element: <ErrorTelemetryTest /> },

@@ -11,17 +11,24 @@ export class ApiError extends Error {
   readonly code: ErrorCode | undefined;
   /** Seconds from a 429's Retry-After header, when given. */
   readonly retryAfterSeconds: number | undefined;
+  /** The error's JSON body, for the few refusals that carry more than a message (an import's rows). */
+  readonly body: Record<string, unknown> | undefined;
 
   constructor(
     status: number,
     message: string,
-    options: { code?: ErrorCode | undefined; retryAfterSeconds?: number | undefined } = {},
+    options: {
+      code?: ErrorCode | undefined;
+      retryAfterSeconds?: number | undefined;
+      body?: Record<string, unknown> | undefined;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = options.code;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.body = options.body;
   }
 }
 
@@ -45,10 +52,11 @@ const readRetryAfter = (response: Response): number | undefined => {
 export const apiErrorFromResponse = async (response: Response): Promise<ApiError> => {
   let message = response.statusText || `Request failed with status ${response.status}`;
   let code: ErrorCode | undefined;
+  let record: Record<string, unknown> | undefined;
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object') {
-      const record = body as Record<string, unknown>;
+      record = body as Record<string, unknown>;
       const text = record.error ?? record.message;
       if (typeof text === 'string' && text) message = text;
       if (typeof record.code === 'string' && codePattern.test(record.code)) {
@@ -61,5 +69,6 @@ export const apiErrorFromResponse = async (response: Response): Promise<ApiError
   return new ApiError(response.status, message, {
     code,
     retryAfterSeconds: readRetryAfter(response),
+    body: record,
   });
 };

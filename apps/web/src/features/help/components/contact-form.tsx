@@ -17,7 +17,10 @@ const empty = { name: '', email: '', message: '' };
 const loadSchema = () =>
   import('@chorus/shared/api/email').then((module) => module.contactRequestSchema);
 
-/** Writes to the support team; the answer comes by e-mail to the address given here. */
+/**
+ * Writes to the support team; the answer comes by e-mail to the address given here. The help
+ * page shows it inside its "Contact support" section (contact-section.tsx).
+ */
 export const ContactForm = () => {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<Errors>({});
@@ -56,64 +59,56 @@ export const ContactForm = () => {
   };
 
   return (
-    <section aria-labelledby="contact-heading" className="mt-10 rounded-xl border p-5 sm:p-6">
-      <h2 id="contact-heading" className="text-lg font-semibold">
-        Contact support
-      </h2>
-      <p className="mt-1 mb-5 text-sm text-muted-foreground">
-        Didn’t find your answer? Write to us and we reply by e-mail.
-      </p>
-      <form
-        noValidate
-        onSubmit={(event) => void onSubmit(event)}
-        onFocus={() => void loadSchema().catch(() => undefined)}
-        className="grid gap-4"
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField
-            label="Name"
-            name="name"
-            autoComplete="name"
-            maxLength={contactFieldLimits.name}
-            value={values.name}
-            onChange={(e) => set('name')(e.target.value)}
-            error={errors.name}
-          />
-          <FormField
-            label="E-mail"
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={contactFieldLimits.email}
-            value={values.email}
-            onChange={(e) => set('email')(e.target.value)}
-            error={errors.email}
-          />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor={messageId}>Message</Label>
-          <Textarea
-            id={messageId}
-            name="message"
-            rows={5}
-            maxLength={contactFieldLimits.message}
-            value={values.message}
-            onChange={(e) => set('message')(e.target.value)}
-            aria-invalid={errors.message ? true : undefined}
-            aria-describedby={errors.message ? `${messageId}-error` : undefined}
-          />
-          {errors.message ? (
-            <p id={`${messageId}-error`} className="text-sm text-destructive">
-              {errors.message}
-            </p>
-          ) : null}
-        </div>
-        <div>
-          <Button type="submit" disabled={send.isPending}>
-            {send.isPending ? 'Sending…' : 'Send message'}
-          </Button>
-        </div>
-      </form>
-    </section>
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      onFocus={() => void loadSchema().catch(() => undefined)}
+      className="grid gap-4"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          maxLength={contactFieldLimits.name}
+          value={values.name}
+          onChange={(e) => set('name')(e.target.value)}
+          error={errors.name}
+        />
+        <FormField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={contactFieldLimits.email}
+          value={values.email}
+          onChange={(e) => set('email')(e.target.value)}
+          error={errors.email}
+        />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={messageId}>Message</Label>
+        <Textarea
+          id={messageId}
+          name="message"
+          rows={5}
+          maxLength={contactFieldLimits.message}
+          value={values.message}
+          onChange={(e) => set('message')(e.target.value)}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={errors.message ? `${messageId}-error` : undefined}
+        />
+        {errors.message ? (
+          <p id={`${messageId}-error`} className="text-sm text-destructive">
+            {errors.message}
+          </p>
+        ) : null}
+      </div>
+      <div>
+        <Button type="submit" disabled={send.isPending}>
+          {send.isPending ? 'Sending…' : 'Send message'}
+        </Button>
+      </div>
+    </form>
   );
 };

@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/test/render';
 import { HelpArticlePage } from './help-article-page';
 import { HelpPage } from './help-page';
@@ -33,9 +33,32 @@ describe('the help center', () => {
     ).toBe('/help/prompts');
     expect(screen.getByRole('heading', { name: 'Frequently asked questions' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Keyboard shortcuts in the chat' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Contact support' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Help center · Chorus'));
     expect(description()).toMatch(/^Guides to Chorus/);
+  });
+
+  it('fetches the contact form once its section comes near the screen', async () => {
+    let reveal: (() => void) | undefined;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly callback: IntersectionObserverCallback) {}
+        observe(target: Element) {
+          reveal = () =>
+            this.callback(
+              [{ isIntersecting: true, target } as IntersectionObserverEntry],
+              this as unknown as IntersectionObserver,
+            );
+        }
+        disconnect() {}
+      },
+    );
+    renderRoutes({ path: '/help', routes });
+    await screen.findByRole('heading', { name: 'Contact support' });
+    expect(screen.queryByRole('button', { name: 'Send message' })).toBeNull();
+    act(() => reveal?.());
+    expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
   });
 
   it('searches as one types, keeps the query in the URL and marks the words found', async () => {

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { ArticleList } from './article-list';
-import { ContactForm } from './contact-form';
+import { ContactSection } from './contact-section';
 import { Faq } from './faq';
 import { HelpSearchPanel, useHelpQuery, useHelpSearch } from './help-search';
 import { ShortcutsTable } from './shortcuts-table';
@@ -67,7 +67,7 @@ export const HelpPage = () => {
           .
         </p>
       </section>
-      <ContactForm />
+      <ContactSection />
     </div>
   );
 };
