@@ -333,6 +333,30 @@ describe('the widget in a host page', () => {
     expect(api.of('/session')[0]!.body).toEqual({});
   });
 
+  it('starts again with a token that comes while a session starts without it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const api = serve({
+      '/session': async (call) => {
+        const signed = Boolean((call.body as { visitor_token?: string }).visitor_token);
+        if (!signed) await held;
+        return json(sessionAnswer(signed ? 'sess-signed' : 'sess-anonymous'));
+      },
+    });
+    const parent = hostWindow();
+    // The token comes late (a slow host page): the session has started without it.
+    const ui = mount({ parent: parent as unknown as Window, tokenWaitMs: 10, storage: null });
+    await waitFor(() => expect(api.of('/session')).toHaveLength(1));
+    fromWindow(parent, { type: 'chorus:visitor-token', token: 'signed.jwt' });
+    release();
+    await waitFor(() => expect(api.of('/session')).toHaveLength(2));
+    expect(api.of('/session').map((call) => call.body)).toEqual([
+      {},
+      { visitor_token: 'signed.jwt' },
+    ]);
+    await ui.findByText('Hi! Ask me anything.');
+  });
+
   it('asks the host page to close it from its close button and on Escape', async () => {
     serve({ '/session': () => json(sessionAnswer()) });
     const parent = hostWindow();

@@ -306,9 +306,12 @@ export const startWidget = (options: WidgetOptions) => {
     }
   };
 
-  const requestSession = async (stored: string | null) => {
+  const requestSession = async (stored: string | null, visitorToken: string | null) => {
     const res = await callWidgetApi(api!, '/session', {
-      body: { ...(stored && { session: stored }), ...(token && { visitor_token: token }) },
+      body: {
+        ...(stored && { session: stored }),
+        ...(visitorToken && { visitor_token: visitorToken }),
+      },
     });
     return (await res.json()) as VisitorSession;
   };
@@ -319,20 +322,22 @@ export const startWidget = (options: WidgetOptions) => {
       session = null;
       setBusy(streaming);
       const stored = readStored();
+      // The token this session is started with: one arriving meanwhile starts another after it.
+      const withToken = token;
       let answer: VisitorSession;
       try {
         try {
-          answer = await requestSession(stored);
+          answer = await requestSession(stored, withToken);
         } catch (error) {
           if (!(stored && isSessionInvalid(error))) throw error;
           store(null);
-          answer = await requestSession(null);
+          answer = await requestSession(null, withToken);
         }
       } finally {
         starting = null;
       }
       session = answer.session;
-      sessionToken = token;
+      sessionToken = withToken;
       store(session);
       applyConfig(answer.config);
       conversations = Array.isArray(answer.conversations) ? answer.conversations : [];
@@ -534,8 +539,13 @@ export const startWidget = (options: WidgetOptions) => {
       const value = (event.data as { token?: unknown }).token;
       token = typeof value === 'string' && value !== '' ? value : null;
       if (tokenArrived) return tokenArrived();
-      // Identified later (the visitor signed in on the host page): a session for them.
-      if (token !== sessionToken && !streaming && !starting) void begin();
+      // Identified later (the visitor signed in on the host page): a session for them, once the
+      // start under way (made without this token) has ended.
+      const restart = () => {
+        if (token !== sessionToken && !streaming && !starting) void begin();
+      };
+      if (starting) void starting.then(restart, restart);
+      else restart();
     }
   });
 
