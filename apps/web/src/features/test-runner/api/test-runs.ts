@@ -30,9 +30,15 @@ const runRestPath = (id: string) => `/rest/v1/test-runs/${encodeURIComponent(id)
 /** The results page of one run in the app. */
 export const testRunPagePath = (id: string) => `/test-runner/runs/${encodeURIComponent(id)}`;
 
-/** How often a run that is still going is read again, and its matrix. */
-export const statusPollMs = 1_000;
-export const matrixPollMs = 3_000;
+/**
+ * How often a run that is still going is read again: its status, its matrix, and lists of runs.
+ * A tab may make 50 data requests a minute before its own limiter blocks it for 10 s (spec §9,
+ * `rateLimitWindows.data`), and a run can go on for minutes: the run page polls 30 + 10 a
+ * minute, the test runner page 20 (sets) + 15 (runs), leaving room for what the person does.
+ */
+export const statusPollMs = 2_000;
+export const matrixPollMs = 6_000;
+export const runsPollMs = 4_000;
 
 export const isGoing = (status: TestRunStatus | undefined) =>
   status === 'queued' || status === 'running';
@@ -54,19 +60,20 @@ export const testRunsQueryOptions = (setId: string | null) =>
   });
 
 /**
- * Runs, newest first (of one set, or all of the user's), a page at a time; read again every
- * couple of seconds while one of them is going.
+ * Runs, newest first (of one set, or all of the user's), a page at a time; read again every few
+ * seconds while one of them is going, unless `live` is false (a run's page reads its own status
+ * and reads the list again when the run ends).
  */
-export const useTestRuns = (setId: string | null) =>
+export const useTestRuns = (setId: string | null, { live = true }: { live?: boolean } = {}) =>
   useInfiniteQuery({
     ...testRunsQueryOptions(setId),
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((run) => isGoing(run.status)))
-        ? 2_000
+      live && query.state.data?.pages.some((page) => page.items.some((run) => isGoing(run.status)))
+        ? runsPollMs
         : false,
   });
 
-/** A run's status and progress, read every second while it is queued or running. */
+/** A run's status and progress, read every couple of seconds while it is queued or running. */
 export const useTestRunStatus = (id: string) =>
   useQuery({
     queryKey: [...runsKey, 'one', id, 'status'],

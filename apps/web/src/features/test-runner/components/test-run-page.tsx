@@ -117,7 +117,7 @@ const CompareSelect = ({
   value: string;
   onChange: (value: string) => void;
 }) => {
-  const runs = useTestRuns(run.test_set_id);
+  const runs = useTestRuns(run.test_set_id, { live: false });
   const earlier = (runs.data?.pages.flatMap((page) => page.items) ?? []).filter(
     (other) => other.id !== run.id && other.created_at < run.created_at && !isGoing(other.status),
   );
@@ -148,7 +148,7 @@ const CompareSelect = ({
 
 /** The earlier run to compare with unless the address says otherwise: the run's baseline. */
 const useDefaultBaseline = (run: RunStatus): string | null => {
-  const runs = useTestRuns(run.test_set_id);
+  const runs = useTestRuns(run.test_set_id, { live: false });
   if (run.summary) return run.summary.baseline_run_id;
   const earlier = (runs.data?.pages.flatMap((page) => page.items) ?? []).find(
     (other) => other.id !== run.id && other.created_at < run.created_at && other.status === 'done',
