@@ -14,6 +14,8 @@ test('the contact form on /help delivers the message to the support address', as
 
   await page.goto('/help');
   const form = page.getByRole('region', { name: 'Contact support' });
+  // The form is fetched once its section comes near the screen, as a visitor scrolls down to it.
+  await form.scrollIntoViewIfNeeded();
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('E-mail').fill(sender);
   await form.getByLabel('Message').fill('My chats disappeared after I signed out.');
@@ -28,6 +30,8 @@ test('the contact form on /help delivers the message to the support address', as
 test('the contact form shows what is missing instead of sending', async ({ page }) => {
   await page.goto('/help');
   const form = page.getByRole('region', { name: 'Contact support' });
+  // The form is fetched once its section comes near the screen, as a visitor scrolls down to it.
+  await form.scrollIntoViewIfNeeded();
   await form.getByLabel('Name').fill('Someone');
   await form.getByLabel('E-mail').fill('not-an-address');
   await form.getByRole('button', { name: 'Send message' }).click();
