@@ -22,7 +22,8 @@ import { checkAssertions, type Observation } from './assertions.ts';
 import { createJudge } from './judge.ts';
 import { countChanges, type MatrixResult } from './matrix.ts';
 import { messageOf, planOf, targetLabel, type PlanCase, type RunPlan } from './plan.ts';
-import { cellsAgainst, cellsOf } from './report.ts';
+import { passRate } from './brief.ts';
+import { cellsAgainst, cellsOf, targetsOf } from './report.ts';
 import { createProviderScheduler } from './scheduler.ts';
 import type { StoredSummary } from './status.ts';
 
@@ -124,7 +125,7 @@ export const executeTestRun = async (deps: Deps, runId: string, userId: string):
     return;
   }
   const plan = planOf(run);
-  const targets = run.targets as TestTarget[];
+  const targets = targetsOf(run);
   const stored = await repo.storedKeys(runId);
   const cells: Cell[] = [];
   for (const c of plan.cases) {
@@ -374,7 +375,7 @@ export const finishTestRun = async (
     passed,
     failed: results.length - passed - errors,
     errors,
-    pass_rate: results.length > 0 ? passed / results.length : null,
+    pass_rate: passRate(passed, results.length),
     all_passed: status === 'done' && results.length === run.total && passed === results.length,
     baseline_run_id: baseline?.id ?? null,
     ...changes,
@@ -405,7 +406,7 @@ const notify = async (
 ): Promise<StoredSummary['notification']> => {
   const to = await repo.notificationAddress(run.test_set_id);
   if (to === null) return null;
-  const targets = run.targets as TestTarget[];
+  const targets = targetsOf(run);
   try {
     const mail = await runNotificationEmail({
       identity: emailIdentity(deps.config),
@@ -430,7 +431,7 @@ const notify = async (
             const own = results.filter((r) => r.target === i);
             return {
               label: targetLabel(t),
-              passRate: own.length > 0 ? own.filter((r) => r.passed).length / own.length : null,
+              passRate: passRate(own.filter((r) => r.passed).length, own.length),
             };
           }),
         },

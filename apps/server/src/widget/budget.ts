@@ -5,6 +5,7 @@ import { emailIdentity } from '../email/identity.ts';
 import { widgetBudgetEmail } from '../email/templates/widget-budget.tsx';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
+import { utcDate } from '../quota/quota.ts';
 import { claimBudgetNotice, tokensSpent, type WidgetRow } from './store.ts';
 
 /** Which budget is spent, and the period its owner's one e-mail is for; null while within both. */
@@ -13,7 +14,7 @@ export const spentBudget = (
   spent: { today: number; month: number },
   now = new Date(),
 ): { budget: 'daily' | 'monthly'; period: string; tokens: number } | null => {
-  const day = now.toISOString().slice(0, 10);
+  const day = utcDate(now);
   if (spent.month >= widget.monthly_tokens) {
     return { budget: 'monthly', period: day.slice(0, 7), tokens: widget.monthly_tokens };
   }
@@ -52,7 +53,9 @@ const tellOwner = async (
  * request to claim the period sends it; the mail never holds the answer up).
  */
 export const checkBudget = async (deps: Deps, widget: WidgetRow): Promise<void> => {
-  const spent = spentBudget(widget, await tokensSpent(deps.database.db, widget.id));
+  // One instant for both, so the day counted and the period claimed agree across midnight.
+  const now = new Date();
+  const spent = spentBudget(widget, await tokensSpent(deps.database.db, widget.id, now), now);
   if (!spent) return;
   if (await claimBudgetNotice(deps.database.db, widget.id, spent.period)) {
     void tellOwner(deps, widget, spent).catch((err: unknown) =>

@@ -12,7 +12,7 @@ const defaultPorts: Record<string, string> = { http: '80', https: '443' };
 type Parsed = { scheme: string; host: string; port: string };
 
 /** A browser origin (`https://a.example.com`, or a page URL) split up; null for none or `null`. */
-export const parseOrigin = (value: string | undefined | null): Parsed | null => {
+const parseOrigin = (value: string | undefined | null): Parsed | null => {
   const trimmed = value?.trim();
   if (!trimmed || trimmed === 'null' || trimmed.length > 2_000) return null;
   let url: URL;
@@ -73,3 +73,40 @@ export const frameAncestors = (allowed: readonly string[]): string[] => [
       .map((entry) => entry.toLowerCase()),
   ),
 ];
+
+const hostLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * An origin as the widget keeps it and as `frame-ancestors` reads it: lower case, no trailing
+ * slash, no default port. The contract's pattern has already refused paths and wildcards other
+ * than a leading `*.`; this refuses what it lets through but no browser would match.
+ */
+export const normaliseOrigin = (
+  given: string,
+): { origin: string; problem?: never } | { origin?: never; problem: string } => {
+  const match = /^(https?):\/\/(\*\.)?([a-z0-9.-]+)(?::(\d{1,5}))?\/?$/.exec(
+    given.trim().toLowerCase(),
+  );
+  if (!match) {
+    return {
+      problem:
+        'An origin is a scheme and host, with a port if any — like https://example.com or http://localhost:5173 — without a path',
+    };
+  }
+  const [, scheme = '', wildcard = '', host = '', port] = match;
+  const labels = host.split('.');
+  if (host.length > 253 || !labels.every((label) => hostLabel.test(label))) {
+    return { problem: `“${given}” has no valid host name` };
+  }
+  if (wildcard && labels.length < 2) {
+    return {
+      problem: `“${given}” allows every site under a top-level domain: name a domain, like https://*.example.com`,
+    };
+  }
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) {
+    return { problem: `“${given}” has a port outside 1–65535` };
+  }
+  const keptPort =
+    port === undefined || defaultPorts[scheme] === String(Number(port)) ? '' : `:${Number(port)}`;
+  return { origin: `${scheme}://${wildcard}${host}${keptPort}` };
+};

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { ApiError, errorBody } from '../http/errors.ts';
 import { createRouter } from '../http/openapi.ts';
+import { isUuid } from '../http/uuid.ts';
 import { refuseInvalidText } from '../http/valid-text.ts';
 import { checkBudget } from './budget.ts';
 import { originOf } from './origins.ts';
@@ -35,8 +36,6 @@ import {
   type VisitorRow,
   type WidgetMessageRow,
 } from './store.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Messages a visitor's conversation shows at most (the newest). */
 const SHOWN_MESSAGES = 200;
@@ -152,7 +151,7 @@ widgetPublicRouter
     const { visitor } = await sessionVisitor(c, widget);
     checkEmbedder(c, widget);
     checkNotBlocked(visitor);
-    if (!uuidPattern.test(id)) throw conversationNotFound();
+    if (!isUuid(id)) throw conversationNotFound();
     const db = deps.database.db;
     const conversation = await visitorConversation(db, widget.id, visitor.id, id);
     if (!conversation) throw conversationNotFound();

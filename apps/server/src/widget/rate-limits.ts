@@ -17,7 +17,7 @@ type WidgetLimiters = {
 };
 
 /** Session starts per client address per minute: a page load is one. */
-export const SESSION_STARTS_PER_IP_MINUTE = 60;
+const SESSION_STARTS_PER_IP_MINUTE = 60;
 
 const byDeps = new WeakMap<Deps, WidgetLimiters>();
 

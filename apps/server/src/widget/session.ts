@@ -23,7 +23,7 @@ import {
 import { verifyVisitorToken } from './visitor-token.ts';
 
 /** Unknown, switched off or removed, or its agent or custom AI is gone: all read alike. */
-export const unavailable = () => new ApiError(404, 'widgets:unavailable', widgetUnavailableMessage);
+const unavailable = () => new ApiError(404, 'widgets:unavailable', widgetUnavailableMessage);
 
 /** The widget as stored now, if it exists and is switched on. */
 export const liveWidget = async (deps: Deps, publicId: string): Promise<WidgetRow> => {

@@ -10,6 +10,7 @@ import {
   widgetVisitors,
   widgetVisitorSessions,
 } from '../db/schema/index.ts';
+import { utcDate } from '../quota/quota.ts';
 
 /**
  * The public side's reads and writes (issue 21). Every query names the widget it is about, and
@@ -30,12 +31,12 @@ export const findWidget = async (db: Db, publicId: string): Promise<WidgetRow | 
   return row ?? null;
 };
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A session token the server makes: 32 random bytes. */
 const sessionTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
-export const isSessionToken = (token: string | undefined): token is string =>
+const isSessionToken = (token: string | undefined): token is string =>
   token !== undefined && sessionTokenPattern.test(token);
 
 const sessionExpiry = () => new Date(Date.now() + widgetLimits.sessionDays * DAY_MS);
@@ -259,7 +260,7 @@ export const finishTurn = async (
     outputTokens: number;
   },
 ): Promise<void> => {
-  const day = new Date().toISOString().slice(0, 10);
+  const day = utcDate(new Date());
   await db.transaction(async (tx) => {
     await tx
       .update(widgetMessages)
@@ -310,7 +311,7 @@ export const tokensSpent = async (
   widgetId: string,
   now = new Date(),
 ): Promise<{ today: number; month: number }> => {
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDate(now);
   const monthStart = `${today.slice(0, 7)}-01`;
   const [row] = await db
     .select({

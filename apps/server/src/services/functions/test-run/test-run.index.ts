@@ -12,14 +12,13 @@ import { estimatePlan, estimateTestRun } from '../../../test-runner/estimate.ts'
 import { planCase, type RunPlan } from '../../../test-runner/plan.ts';
 import { toTestRunStatus } from '../../../test-runner/status.ts';
 import { resolveSubject } from '../../../test-runner/subject.ts';
+import { ownedRun, runNotFound } from '../../rest/test-runs/test-runs.index.ts';
 import {
   cancelTestRunRoute,
   estimateTestRunRoute,
   startTestRunRoute,
   testRunStatusRoute,
 } from './test-run.routes.ts';
-
-const runNotFound = () => new ApiError(404, 'test_runs:not_found');
 
 /** The set (the caller's), its cases and what is under test, as a run would keep them. */
 const planFor = async (deps: Deps, userId: string, body: StartTestRun) => {
@@ -33,13 +32,6 @@ const planFor = async (deps: Deps, userId: string, body: StartTestRun) => {
   if (!subject) throw new ApiError(422, 'test_sets:subject_not_found');
   const plan: RunPlan = { subject, cases: cases.map(planCase) };
   return { set, plan };
-};
-
-const owned = async (repo: TestRunsRepository, id: string) => {
-  if (!isUuid(id)) throw runNotFound();
-  const row = await repo.get(id.toLowerCase());
-  if (!row) throw runNotFound();
-  return row;
 };
 
 export const testRunRouter = createRouter<CallerEnv>()
@@ -85,7 +77,7 @@ export const testRunRouter = createRouter<CallerEnv>()
   .openapi(testRunStatusRoute, async (c) => {
     const { deps, caller } = c.var;
     const repo = new TestRunsRepository(deps.database.db, caller.userId);
-    const row = await owned(repo, c.req.valid('param').id);
+    const row = await ownedRun(repo, c.req.valid('param').id);
     return c.json(toTestRunStatus(row, deps.config.appUrl), 200);
   })
   .openapi(cancelTestRunRoute, async (c) => {

@@ -18,9 +18,10 @@ import {
   testRunResultsRoute,
 } from './test-runs.routes.ts';
 
-const runNotFound = () => new ApiError(404, 'test_runs:not_found');
+export const runNotFound = () => new ApiError(404, 'test_runs:not_found');
 
-const owned = async (repo: TestRunsRepository, id: string) => {
+/** The caller's run by its path id: a malformed id is as unknown as someone else's. */
+export const ownedRun = async (repo: TestRunsRepository, id: string) => {
   if (!isUuid(id)) throw runNotFound();
   const row = await repo.get(id.toLowerCase());
   if (!row) throw runNotFound();
@@ -58,7 +59,7 @@ export const testRunsRouter = createRouter<CallerEnv>()
   })
   .openapi(testRunMatrixRoute, async (c) => {
     const repo = repoOf(c);
-    const run = await owned(repo, c.req.valid('param').id);
+    const run = await ownedRun(repo, c.req.valid('param').id);
     const { compare_to } = c.req.valid('query');
     const other = compare_to ? await repo.get(compare_to.toLowerCase()) : null;
     if (compare_to && !other) throw runNotFound();
@@ -84,14 +85,14 @@ export const testRunsRouter = createRouter<CallerEnv>()
   })
   .openapi(testRunResultsRoute, async (c) => {
     const repo = repoOf(c);
-    const run = await owned(repo, c.req.valid('param').id);
+    const run = await ownedRun(repo, c.req.valid('param').id);
     const { case_id, target } = c.req.valid('query');
     const rows = await repo.cellResults(run.id, case_id.toLowerCase(), target);
     return c.json({ items: rows.map(toTestResult) }, 200);
   })
   .openapi(exportTestRunRoute, async (c) => {
     const repo = repoOf(c);
-    const run = await owned(repo, c.req.valid('param').id);
+    const run = await ownedRun(repo, c.req.valid('param').id);
     const { format } = c.req.valid('query');
     const rows = await repo.results(run.id);
     const { cases } = planOf(run);
@@ -114,7 +115,7 @@ export const testRunsRouter = createRouter<CallerEnv>()
   })
   .openapi(deleteTestRunRoute, async (c) => {
     const repo = repoOf(c);
-    const run = await owned(repo, c.req.valid('param').id);
+    const run = await ownedRun(repo, c.req.valid('param').id);
     if ((activeStatuses as readonly string[]).includes(run.status)) {
       throw new ApiError(409, 'test_runs:active');
     }

@@ -36,11 +36,22 @@ const setId = (id: string) => {
   return id;
 };
 
-/** Regex patterns RE2 refuses, told as a validation failure before anything is saved. */
-const checkAssertions = (assertions: readonly Assertion[] | undefined) => {
-  const problems = assertionProblems(assertions ?? []);
-  if (problems.length === 0) return;
-  const issues = problems.map((message) => ({ path: 'assertions', message }));
+/** The `position` column is a Postgres integer: a larger one would fail the write (a 500). */
+const maxPosition = 2_147_483_647;
+
+/**
+ * Regex patterns RE2 refuses, and a position past what the column holds, told as a validation
+ * failure before anything is saved.
+ */
+const checkCase = (body: { assertions?: readonly Assertion[]; position?: number }) => {
+  const issues = assertionProblems(body.assertions ?? []).map((message) => ({
+    path: 'assertions',
+    message,
+  }));
+  if (body.position !== undefined && body.position > maxPosition) {
+    issues.push({ path: 'position', message: `The position is at most ${maxPosition}` });
+  }
+  if (issues.length === 0) return;
   throw new ApiError(
     400,
     'bad_request:validation',
@@ -87,7 +98,7 @@ export const testSetsRouter = createRouter<AuthedEnv>()
   .openapi(createTestSetCaseRoute, async (c) => {
     const body = c.req.valid('json');
     const id = setId(c.req.valid('param').id);
-    checkAssertions(body.assertions);
+    checkCase(body);
     const made = await repo(c).createCase(id, body);
     if (made === 'too_many_cases') throw tooManyCases();
     if (!made) throw setNotFound();
@@ -98,7 +109,7 @@ export const testSetsRouter = createRouter<AuthedEnv>()
     const body = c.req.valid('json');
     setId(id);
     if (!isUuid(caseId)) throw caseNotFound();
-    checkAssertions(body.assertions);
+    checkCase(body);
     const updated = await repo(c).updateCase(id, caseId, body);
     if (updated) return c.json(updated, 200);
     throw (await repo(c).getRow(id)) ? caseNotFound() : setNotFound();

@@ -293,6 +293,11 @@ describe('test set cases', () => {
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ position: 5, input: 'Where is my order?' });
     expect(moved.body.expected_output).toBeNull();
+    const tooFar = await ann.patch<Refusal>(`/rest/v1/test-sets/${set.id}/cases/${first.body.id}`, {
+      position: 2 ** 31,
+    });
+    expect(tooFar.status).toBe(400);
+    expect(tooFar.body.code).toBe('bad_request:validation');
     expect((await casesOf(ann, set.id)).map((c) => c.name)).toEqual(['Second', 'Angry customer']);
 
     const row = await t.db.query.testCases.findFirst({ where: eq(testCases.id, first.body.id) });

@@ -25,6 +25,7 @@ import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError, errorBody } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { normaliseOrigin } from '../../../widget/origins.ts';
 import {
   blockWidgetVisitorRoute,
   createWidgetRoute,
@@ -46,7 +47,7 @@ const widgetNotFound = () => new ApiError(404, 'widgets:not_found');
 const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** `wgt_` and 20 random letters and digits (`widgetPublicIdPattern`): about 119 bits. */
-export const newPublicId = (): string =>
+const newPublicId = (): string =>
   `wgt_${Array.from({ length: 20 }, () => base62[randomInt(base62.length)]).join('')}`;
 
 /** The HS256 key the host site's server signs visitor tokens with: 256 random bits. */
@@ -56,44 +57,6 @@ const newSecret = (deps: Deps) => {
 };
 
 // --- Allowed origins
-
-const defaultPorts: Record<string, string> = { http: '80', https: '443' };
-const hostLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/**
- * An origin as the widget keeps it and as `frame-ancestors` reads it: lower case, no trailing
- * slash, no default port. The contract's pattern has already refused paths and wildcards other
- * than a leading `*.`; this refuses what it lets through but no browser would match.
- */
-export const normaliseOrigin = (
-  given: string,
-): { origin: string; problem?: never } | { origin?: never; problem: string } => {
-  const match = /^(https?):\/\/(\*\.)?([a-z0-9.-]+)(?::(\d{1,5}))?\/?$/.exec(
-    given.trim().toLowerCase(),
-  );
-  if (!match) {
-    return {
-      problem:
-        'An origin is a scheme and host, with a port if any — like https://example.com or http://localhost:5173 — without a path',
-    };
-  }
-  const [, scheme = '', wildcard = '', host = '', port] = match;
-  const labels = host.split('.');
-  if (host.length > 253 || !labels.every((label) => hostLabel.test(label))) {
-    return { problem: `“${given}” has no valid host name` };
-  }
-  if (wildcard && labels.length < 2) {
-    return {
-      problem: `“${given}” allows every site under a top-level domain: name a domain, like https://*.example.com`,
-    };
-  }
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) {
-    return { problem: `“${given}” has a port outside 1–65535` };
-  }
-  const keptPort =
-    port === undefined || defaultPorts[scheme] === String(Number(port)) ? '' : `:${Number(port)}`;
-  return { origin: `${scheme}://${wildcard}${host}${keptPort}` };
-};
 
 /** A 400 like the one zod's refusals get, one sentence per field. */
 const refusalOf = (issues: { path: string; message: string }[]) =>
@@ -158,7 +121,7 @@ const appearanceOf = (stored: Record<string, unknown>): WidgetAppearance => {
 };
 
 /** The tag the owner pastes into their site. */
-export const widgetSnippet = (appUrl: string, publicId: string) =>
+const widgetSnippet = (appUrl: string, publicId: string) =>
   `<script src="${appUrl}/embed.js" data-widget="${publicId}" async></script>`;
 
 const toWidget = (row: WidgetView, appUrl: string): Widget => ({
@@ -204,7 +167,7 @@ const lineLength = 160;
  * One line of a message for the list: its whitespace collapsed, around the first word searched
  * for when there is one, else from its start.
  */
-export const snippetOf = (text: string | null, words: readonly string[] = []): string => {
+const snippetOf = (text: string | null, words: readonly string[] = []): string => {
   const flat = (text ?? '').replace(/\s+/g, ' ').trim();
   if (flat.length <= lineLength) return flat;
   const lower = flat.toLowerCase();
@@ -267,7 +230,10 @@ const decodeSessionsCursor = (cursor: string): WidgetSessionsCursor | null => {
     .toString('utf8')
     .split('|');
   if (rest.length || !positionPattern.test(position) || !isUuid(id)) return null;
-  if (Number.isNaN(new Date(position.slice(0, 23) + 'Z').getTime())) return null;
+  // A date that does not exist (Feb 30, hour 24) or year 0 would make PostgreSQL fail the query.
+  const ms = `${position.slice(0, 23)}Z`;
+  const at = new Date(ms);
+  if (Number.isNaN(at.getTime()) || at.getTime() < 0 || at.toISOString() !== ms) return null;
   return { position, id };
 };
 

@@ -679,6 +679,8 @@ describe('widgets: the owner’s view of sessions', () => {
     for (const bad of [
       'nope',
       Buffer.from('2026-01-01|x').toString('base64url'),
+      Buffer.from(`2026-02-30T00:00:00.000000Z|${made[0]}`).toString('base64url'),
+      Buffer.from(`0000-01-01T00:00:00.000000Z|${made[0]}`).toString('base64url'),
       'a'.repeat(150),
     ]) {
       const res = await ann.get<Refusal>(`/rest/v1/widgets/${paged.id}/sessions?cursor=${bad}`);

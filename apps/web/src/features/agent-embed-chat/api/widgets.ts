@@ -88,40 +88,30 @@ export const useWidgetUsage = (id: string) =>
       api.get<WidgetUsage>(`${widgetPath(id)}/usage?days=${usageDays}`, signal),
   });
 
+/** A mutation that refreshes every widget query once it succeeds. */
+const useInvalidating = <V, T>(mutationFn: (variables: V) => Promise<T>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: widgetsQueryKey }),
+  });
+};
+
 /** The answer is the widget with its whole secret: the only time but a rotation it is shown. */
-export const useCreateWidget = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateWidget) => api.post<WidgetWithSecret>('/rest/v1/widgets', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: widgetsQueryKey }),
-  });
-};
+export const useCreateWidget = () =>
+  useInvalidating((body: CreateWidget) => api.post<WidgetWithSecret>('/rest/v1/widgets', body));
 
-export const useUpdateWidget = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: UpdateWidget }) =>
-      api.patch<Widget>(widgetPath(id), patch),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: widgetsQueryKey }),
-  });
-};
+export const useUpdateWidget = () =>
+  useInvalidating(({ id, patch }: { id: string; patch: UpdateWidget }) =>
+    api.patch<Widget>(widgetPath(id), patch),
+  );
 
-export const useDeleteWidget = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.delete<void>(widgetPath(id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: widgetsQueryKey }),
-  });
-};
+export const useDeleteWidget = () =>
+  useInvalidating((id: string) => api.delete<void>(widgetPath(id)));
 
 /** A new secret: visitor tokens signed with the old one are refused from now on. */
-export const useRotateWidgetSecret = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.post<WidgetWithSecret>(`${widgetPath(id)}/secret`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: widgetsQueryKey }),
-  });
-};
+export const useRotateWidgetSecret = () =>
+  useInvalidating((id: string) => api.post<WidgetWithSecret>(`${widgetPath(id)}/secret`));
 
 export const useBlockVisitor = () => {
   const queryClient = useQueryClient();

@@ -26,12 +26,16 @@ import {
   parseTarget,
   positionLabels,
   targetValue,
+  type DraftErrors,
   type WidgetDraft,
 } from './widget-draft';
 
 const linkClass = 'text-primary underline underline-offset-4';
 
 type SetField = <K extends keyof WidgetDraft>(field: K, value: WidgetDraft[K]) => void;
+
+/** What a group of the form's fields is given: the draft, its errors and the setter. */
+type FieldsetProps = { draft: WidgetDraft; errors: DraftErrors; set: SetField };
 
 /** A tool of the picked agent, as visitors' replies may be given it. */
 type ToolChoice = { key: string; title: string; needsApproval: boolean };
@@ -152,7 +156,6 @@ const OriginsField = ({
   set: SetField;
   onRefused: (reason: string) => void;
 }) => {
-  const id = useId();
   const add = () => {
     const checked = checkOrigin(draft.originInput, draft.origins);
     if (checked.origin === null) {
@@ -197,55 +200,41 @@ const OriginsField = ({
           No site can show it yet — add an allowed origin.
         </p>
       ) : null}
-      <div className="grid gap-1.5">
-        <label htmlFor={id} className="text-sm font-medium">
-          Add origin
-        </label>
-        <div className="flex gap-2">
-          <Input
-            id={id}
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://example.com"
-            aria-describedby={error ? `${id}-error` : undefined}
-            aria-invalid={error ? true : undefined}
-            disabled={draft.origins.length >= widgetLimits.origins}
-            value={draft.originInput}
-            onChange={(event) => set('originInput', event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key !== 'Enter') return;
-              event.preventDefault();
-              add();
-            }}
-          />
-          <Button
-            variant="outline"
-            disabled={draft.origins.length >= widgetLimits.origins}
-            onClick={add}
-          >
-            <Plus aria-hidden="true" /> Add
-          </Button>
-        </div>
-        {error ? (
-          <p id={`${id}-error`} className="text-sm text-destructive">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <Field label="Add origin" error={error}>
+        {({ id, describedBy, invalid }) => (
+          <div className="flex gap-2">
+            <Input
+              id={id}
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="https://example.com"
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              disabled={draft.origins.length >= widgetLimits.origins}
+              value={draft.originInput}
+              onChange={(event) => set('originInput', event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter') return;
+                event.preventDefault();
+                add();
+              }}
+            />
+            <Button
+              variant="outline"
+              disabled={draft.origins.length >= widgetLimits.origins}
+              onClick={add}
+            >
+              <Plus aria-hidden="true" /> Add
+            </Button>
+          </div>
+        )}
+      </Field>
     </fieldset>
   );
 };
 
-const AppearanceFields = ({
-  draft,
-  errors,
-  set,
-}: {
-  draft: WidgetDraft;
-  errors: Partial<Record<keyof WidgetDraft, string>>;
-  set: SetField;
-}) => (
+const AppearanceFields = ({ draft, errors, set }: FieldsetProps) => (
   <fieldset className="grid gap-4">
     <legend className="mb-1.5 text-sm font-semibold">Appearance</legend>
     <div className="grid gap-4 sm:grid-cols-[1fr_auto_auto]">
@@ -300,15 +289,7 @@ const AppearanceFields = ({
   </fieldset>
 );
 
-const LimitFields = ({
-  draft,
-  errors,
-  set,
-}: {
-  draft: WidgetDraft;
-  errors: Partial<Record<keyof WidgetDraft, string>>;
-  set: SetField;
-}) => (
+const LimitFields = ({ draft, errors, set }: FieldsetProps) => (
   <fieldset className="grid gap-4">
     <legend className="mb-1.5 text-sm font-semibold">Limits</legend>
     <p className="-mt-3 text-xs text-muted-foreground">

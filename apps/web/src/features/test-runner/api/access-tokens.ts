@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   AccessToken,
   CreateAccessToken,
   CreatedAccessToken,
 } from '@chorus/shared/api/test-runs';
 import { api } from '@/lib/api-client';
-import { testRunnerQueryKey } from './test-sets';
+import { testRunnerQueryKey, useInvalidating } from './test-sets';
 
 const tokensKey = [...testRunnerQueryKey, 'access-tokens'] as const;
 
@@ -17,20 +17,14 @@ export const useAccessTokens = () =>
   });
 
 /** The answer holds the whole token: the only time it is ever shown. */
-export const useCreateAccessToken = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateAccessToken) =>
-      api.post<CreatedAccessToken>('/rest/v1/access-tokens', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
-  });
-};
+export const useCreateAccessToken = () =>
+  useInvalidating(
+    (body: CreateAccessToken) => api.post<CreatedAccessToken>('/rest/v1/access-tokens', body),
+    tokensKey,
+  );
 
-export const useRevokeAccessToken = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) =>
-      api.delete<void>(`/rest/v1/access-tokens/${encodeURIComponent(id)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
-  });
-};
+export const useRevokeAccessToken = () =>
+  useInvalidating(
+    (id: string) => api.delete<void>(`/rest/v1/access-tokens/${encodeURIComponent(id)}`),
+    tokensKey,
+  );

@@ -2,9 +2,7 @@ import {
   infiniteQueryOptions,
   keepPreviousData,
   useInfiniteQuery,
-  useMutation,
   useQuery,
-  useQueryClient,
 } from '@tanstack/react-query';
 import type {
   StartTestRun,
@@ -18,7 +16,7 @@ import type {
 import { api, apiDownload } from '@/lib/api-client';
 import { isClientError } from '@/lib/api-error';
 import { fileNameFromDisposition, saveFile } from '@/lib/queries/export-conversation';
-import { testRunnerQueryKey } from './test-sets';
+import { testRunnerQueryKey, useInvalidating } from './test-sets';
 
 /** What the run's status may also say once it has ended: how its e-mail went. */
 export type RunNotification = { sent: boolean; message: string };
@@ -120,14 +118,6 @@ export const useTestRunEstimate = (body: StartTestRun | null) =>
     staleTime: 10_000,
     retry: false,
   });
-
-const useInvalidating = <V, T>(mutationFn: (variables: V) => Promise<T>) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: testRunnerQueryKey }),
-  });
-};
 
 /** Starts a run as a job: the answer is the queued run, which its page then follows. */
 export const useStartTestRun = () =>

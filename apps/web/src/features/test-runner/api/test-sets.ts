@@ -57,11 +57,15 @@ export const useTestSetCases = (id: string) =>
     queryFn: ({ signal }) => api.get<{ items: TestSetCase[] }>(`${testSetPath(id)}/cases`, signal),
   });
 
-const useInvalidating = <V, T>(mutationFn: (variables: V) => Promise<T>) => {
+/** A mutation that refreshes the test runner's queries (or those under `queryKey`) once it succeeds. */
+export const useInvalidating = <V, T>(
+  mutationFn: (variables: V) => Promise<T>,
+  queryKey: readonly unknown[] = testRunnerQueryKey,
+) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: testRunnerQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
   });
 };
 
