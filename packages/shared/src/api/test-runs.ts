@@ -323,7 +323,8 @@ export const updateTestCaseSchema = z
     assertions: z
       .array(assertionSchema)
       .max(testRunLimits.assertionsPerCase, 'A case has at most 20 assertions'),
-    position: z.number().int().min(0),
+    /** A PostgreSQL integer. */
+    position: z.number().int().min(0).max(2_147_483_647, 'The position is at most 2,147,483,647'),
   })
   .partial()
   .strict();

@@ -36,21 +36,12 @@ const setId = (id: string) => {
   return id;
 };
 
-/** The `position` column is a Postgres integer: a larger one would fail the write (a 500). */
-const maxPosition = 2_147_483_647;
-
-/**
- * Regex patterns RE2 refuses, and a position past what the column holds, told as a validation
- * failure before anything is saved.
- */
-const checkCase = (body: { assertions?: readonly Assertion[]; position?: number }) => {
+/** Regex patterns RE2 refuses, told as a validation failure before anything is saved. */
+const checkCase = (body: { assertions?: readonly Assertion[] }) => {
   const issues = assertionProblems(body.assertions ?? []).map((message) => ({
     path: 'assertions',
     message,
   }));
-  if (body.position !== undefined && body.position > maxPosition) {
-    issues.push({ path: 'position', message: `The position is at most ${maxPosition}` });
-  }
   if (issues.length === 0) return;
   throw new ApiError(
     400,
