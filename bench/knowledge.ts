@@ -32,7 +32,11 @@ import {
   rowsOf,
   type Database,
 } from '../apps/server/src/db/client.ts';
-import { KnowledgeRepository } from '../apps/server/src/db/repositories/knowledge.ts';
+import {
+  KnowledgeRepository,
+  vectorSearchSettings,
+  type VectorQuery,
+} from '../apps/server/src/db/repositories/knowledge.ts';
 import { hasVectorStore } from '../apps/server/src/db/vector-store.ts';
 import { embedText } from '../tools/provider-sim/src/embeddings.ts';
 import { absent } from './knowledge/corpus.ts';
@@ -270,13 +274,12 @@ const measureIngestion = async (deps: BenchDeps, userId: string, vectors: boolea
   };
 };
 
-const explain = async (database: Database, query: SQL, iterative: boolean): Promise<string> =>
+/** A statement's plan, run as repo.search runs it (a vector query with its index settings). */
+const explain = async (database: Database, query: SQL | VectorQuery): Promise<string> =>
   database.db.transaction(async (tx) => {
-    if (iterative) {
-      await tx.execute(sql`select set_config('hnsw.iterative_scan', 'strict_order', true)`);
-    }
+    if ('limit' in query) await tx.execute(vectorSearchSettings(query.limit));
     const rows = rowsOf<Record<string, string>>(
-      await tx.execute(sql`explain (analyze, buffers) ${query}`),
+      await tx.execute(sql`explain (analyze, buffers) ${'limit' in query ? query.query : query}`),
     );
     return (
       rows
@@ -423,10 +426,21 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
     await repo.ownedBases(ownBases);
     await hasVectorStore(database.db);
     const t1 = performance.now();
-    const ranked = await repo.search({
-      fullText: repo.fullTextQuery(ownBases, q, CANDIDATES),
-      vectors: vectors ? [repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)] : [],
-    });
+    // As searchKnowledge runs them: full text alone (beside the query's embedding), then the
+    // vector search in its own transaction.
+    const ranked = {
+      fullText: (
+        await repo.search({ fullText: repo.fullTextQuery(ownBases, q, CANDIDATES), vectors: [] })
+      ).fullText,
+      vectors: vectors
+        ? (
+            await repo.search({
+              fullText: null,
+              vectors: [repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)],
+            })
+          ).vectors
+        : [],
+    };
     const t2 = performance.now();
     const fused = fuse(ranked.fullText, ranked.vectors).slice(0, TOP_K);
     const details = await repo.chunkDetails(fused.map((f) => f.chunk_id));
@@ -523,7 +537,6 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
     plans3[`full text: ${q}`] = await explain(
       database,
       repo.fullTextQuery(ownBases, q, CANDIDATES),
-      false,
     );
   }
   if (vectors) {
@@ -531,7 +544,6 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
     plans3[`vector: ${q}`] = await explain(
       database,
       repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES),
-      true,
     );
   }
   const planText = Object.values(plans3).join('\n');

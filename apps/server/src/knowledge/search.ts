@@ -119,7 +119,9 @@ export const searchKnowledge = async (
       groups.set(key, group);
     }
   }
-  const vectorQueries = await Promise.all(
+  // Full text needs no embedding: it runs while the query's embeddings are made (a provider
+  // call of tens of milliseconds or more), and the vector searches follow in one transaction.
+  const embedded = Promise.all(
     [...groups].map(async ([key, group]) => {
       const { embeddings } = await embedTexts(deps, {
         userId: req.userId,
@@ -132,10 +134,18 @@ export const searchKnowledge = async (
       return repo.vectorQuery(group.baseIds, key, embeddings[0]!, candidates);
     }),
   );
-  const ranked = await repo.search({
+  const fullText = repo.search({
     fullText: repo.fullTextQuery(owned, req.query, candidates),
-    vectors: vectorQueries,
+    vectors: [],
   });
+  const [textRanked, vectorQueries] = await Promise.all([fullText, embedded]);
+  const ranked = {
+    fullText: textRanked.fullText,
+    vectors:
+      vectorQueries.length > 0
+        ? (await repo.search({ fullText: null, vectors: vectorQueries })).vectors
+        : [],
+  };
   const fused = fuse(ranked.fullText, ranked.vectors).slice(0, req.topK);
   const details = new Map(
     (await repo.chunkDetails(fused.map((f) => f.chunk_id))).map((d) => [d.id, d]),

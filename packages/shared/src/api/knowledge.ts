@@ -238,7 +238,7 @@ export const knowledgeHitSchema = z.object({
   rank: z.number().int(),
   /** Cosine similarity (1 − cosine distance); null when vector search did not return it. */
   vector: methodRankSchema,
-  /** PostgreSQL's ts_rank_cd; null when full-text search did not return it. */
+  /** PostgreSQL's ts_rank over the question's words; null when full-text search did not return it. */
   full_text: methodRankSchema,
   found_by: z.array(z.enum(['vector', 'full_text'])),
 });

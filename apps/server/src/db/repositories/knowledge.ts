@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DocumentStatus } from '@chorus/shared/api/knowledge';
 import { rowsOf, type Db, type Queryable } from '../client.ts';
 import { files, knowledgeBases, knowledgeChunks, knowledgeDocuments } from '../schema/index.ts';
@@ -46,8 +46,30 @@ export const vectorModelKey = (provider: string, model: string) => `${provider}:
 /** A vector as pgvector reads it: `[0.1,0.2,…]`. */
 const vectorLiteral = (values: readonly number[]) => `[${values.join(',')}]`;
 
-/** Matches one full-text tier ranks at most (see fullTextQuery). */
+const rankedChunks = (rows: unknown): RankedChunk[] =>
+  rowsOf<{ chunk_id: string; score: number }>(rows).map((r) => ({
+    chunk_id: r.chunk_id,
+    score: Number(r.score),
+  }));
+
+/** A vector search's statement, and how many chunks it asks for. */
+export type VectorQuery = { query: SQL; limit: number };
+
+/**
+ * How a transaction walks the HNSW index for vector queries of up to `limit` rows: in relaxed
+ * order (see vectorQuery), and with a candidate list half as long again as the rows wanted, so
+ * that the rows a filter drops (another user's, another base's) seldom leave the first pass
+ * short. A short first pass makes the scan go on for more, which costs more than the longer list
+ * (bench/knowledge.ts: 11.2 → 9.7 ms p50 over 100,000 chunks, with fewer true neighbours missed).
+ */
+export const vectorSearchSettings = (limit: number) =>
+  sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
+             set_config('hnsw.ef_search', ${String(Math.min(1000, Math.max(40, Math.ceil(limit * 1.5))))}, true)`;
+
+/** A full-text tier with fewer matches than this ranks them all (see fullTextQuery). */
 const FULL_TEXT_RANKED = 1000;
+/** …and with more, ranks this many of them. */
+const FULL_TEXT_RANKED_PAST_CAP = 300;
 
 /** How many rows one multi-row insert carries (PostgreSQL takes at most 65,535 parameters). */
 const INSERT_BATCH = 500;
@@ -479,10 +501,14 @@ export class KnowledgeRepository {
   /**
    * Full text, in two tiers over the GIN index: passages holding every word of the query
    * (stemmed, stop words out) first, then, when those are fewer than `limit`, passages holding
-   * some of them; each ranked by ts_rank_cd over the any-word query, within the user's `baseIds`.
-   * Ranking costs about 10 µs a match, so each tier ranks at most `FULL_TEXT_RANKED` matches: a
-   * query of common words stays bounded (bench/knowledge.ts: 586 → 16 ms p95 over 100k chunks
-   * on PostgreSQL), at the price of ranking the first matches found, not the best, past that.
+   * some of them; each ranked by ts_rank over the any-word query (the heading path weighs more
+   * than the passage), within the user's `baseIds`. Ranking reads each match's tsvector (about
+   * 3 µs a match on PGlite; ts_rank_cd's cover density took 6), so a tier ranks every match only
+   * when it has fewer than `FULL_TEXT_RANKED`. Past that it would rank matches as found, not the
+   * best, whatever their number, so it ranks the first `FULL_TEXT_RANKED_PAST_CAP` of them. A
+   * query of common words stays bounded: over 100k chunks (bench/knowledge.ts) ranking every
+   * match took 0.6–0.9 s, the cap brought it to 16 ms p95 on PostgreSQL, and on PGlite the
+   * cheaper rank and smaller sample take the slowest question from 17 to 8 ms.
    */
   fullTextQuery(baseIds: readonly string[], query: string, limit: number) {
     const mine = sql`c.user_id = ${this.userId} and c.knowledge_base_id in (${sql.join(
@@ -490,26 +516,34 @@ export class KnowledgeRepository {
       sql`, `,
     )})`;
     const lexemes = sql`array(select quote_literal(lexeme) from unnest(tsvector_to_array(to_tsvector('english', ${query}))) as lexeme)`;
+    const cap = sql.raw(String(FULL_TEXT_RANKED));
+    // The matches a tier ranks: all of them under the cap, else the first few found.
+    const ranked = (matches: SQL) => sql`(
+      select w.id, w.tsv from (
+        select f.id, f.tsv, row_number() over () as n, count(*) over () as found
+        from (${matches} limit ${cap}) f
+      ) w
+      where w.n <= case when w.found < ${cap} then ${cap}
+                        else ${sql.raw(String(FULL_TEXT_RANKED_PAST_CAP))} end
+    )`;
     return sql`
       with q as (
         select nullif(array_to_string(${lexemes}, ' | '), '')::tsquery as any_word,
                nullif(array_to_string(${lexemes}, ' & '), '')::tsquery as all_words
       ),
       all_words as (
-        select m.id as chunk_id, ts_rank_cd(m.tsv, q.any_word) as score, 0 as tier
-        from (select c.id, c.tsv from knowledge_chunks c, q
-              where q.all_words is not null and c.tsv @@ q.all_words and ${mine}
-              limit ${sql.raw(String(FULL_TEXT_RANKED))}) m, q
+        select m.id as chunk_id, ts_rank(m.tsv, q.any_word) as score, 0 as tier
+        from ${ranked(sql`select c.id, c.tsv from knowledge_chunks c, q
+              where q.all_words is not null and c.tsv @@ q.all_words and ${mine}`)} m, q
         order by score desc, m.id
         limit ${limit}
       ),
       some_words as (
-        select m.id as chunk_id, ts_rank_cd(m.tsv, q.any_word) as score, 1 as tier
-        from (select c.id, c.tsv from knowledge_chunks c, q
+        select m.id as chunk_id, ts_rank(m.tsv, q.any_word) as score, 1 as tier
+        from ${ranked(sql`select c.id, c.tsv from knowledge_chunks c, q
               where (select count(*) from all_words) < ${limit}
                 and q.any_word is not null and c.tsv @@ q.any_word
-                and not (c.tsv @@ q.all_words) and ${mine}
-              limit ${sql.raw(String(FULL_TEXT_RANKED))}) m, q
+                and not (c.tsv @@ q.all_words) and ${mine}`)} m, q
         order by score desc, m.id
         limit ${limit}
       )
@@ -520,52 +554,60 @@ export class KnowledgeRepository {
       limit ${limit}`;
   }
 
-  /** Vector similarity over the partial HNSW index of the vectors' size. */
+  /**
+   * Vector similarity over the partial HNSW index of the vectors' size. `search` walks the index
+   * in relaxed order: with a filter that drops many of the nearest vectors (another user's,
+   * another base's), a strict-order walk re-sorts all it passes, which took 170 ms p50 for one
+   * query over 100,000 chunks where relaxed order takes 14 (bench/knowledge.ts). The few found
+   * out of order are put back in order here.
+   */
   vectorQuery(
     baseIds: readonly string[],
     modelKey: string,
     embedding: readonly number[],
     limit: number,
-  ) {
+  ): VectorQuery {
     const dims = embedding.length;
     if (!Number.isInteger(dims) || dims < 1 || dims > 4000) throw new Error('bad vector size');
     const cast = sql.raw(`halfvec(${dims})`);
     const target = sql`${vectorLiteral(embedding)}::${cast}`;
-    return sql`
-      select v.chunk_id, 1 - (v.embedding::${cast} <=> ${target}) as score
-      from knowledge_vectors v
-      where v.dims = ${sql.raw(String(dims))} and v.model = ${modelKey}
-        and v.user_id = ${this.userId}
-        and v.knowledge_base_id in (${sql.join(
-          baseIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})
-      order by v.embedding::${cast} <=> ${target}
-      limit ${limit}`;
+    const query = sql`
+      with nearest as materialized (
+        select v.chunk_id, v.embedding::${cast} <=> ${target} as distance
+        from knowledge_vectors v
+        where v.dims = ${sql.raw(String(dims))} and v.model = ${modelKey}
+          and v.user_id = ${this.userId}
+          and v.knowledge_base_id in (${sql.join(
+            baseIds.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})
+        order by v.embedding::${cast} <=> ${target}
+        limit ${limit}
+      )
+      -- "+ 0": the planner takes the list for sorted already, and would only sort ties.
+      select chunk_id, 1 - distance as score from nearest order by distance + 0, chunk_id`;
+    return { query, limit };
   }
 
   /**
-   * Runs the searches in one transaction: HNSW's iterative scan is on for it, so a filter that
-   * leaves few of the nearest vectors (bases of other users) still fills the list.
+   * Runs the searches: the vector ones in one transaction, where HNSW's iterative scan is on (see
+   * vectorSearchSettings), so a filter that leaves few of the nearest vectors (bases of other
+   * users) still fills the list; full text alone needs none.
    */
   async search(parts: {
     fullText: ReturnType<KnowledgeRepository['fullTextQuery']> | null;
-    vectors: ReturnType<KnowledgeRepository['vectorQuery']>[];
+    vectors: VectorQuery[];
   }): Promise<{ fullText: RankedChunk[]; vectors: RankedChunk[][] }> {
-    return this.db.transaction(async (tx) => {
+    const run = async (db: Queryable) => {
       if (parts.vectors.length > 0) {
-        await tx.execute(sql`select set_config('hnsw.iterative_scan', 'strict_order', true)`);
+        await db.execute(vectorSearchSettings(Math.max(...parts.vectors.map((v) => v.limit))));
       }
-      const ranked = (rows: unknown) =>
-        rowsOf<{ chunk_id: string; score: number }>(rows).map((r) => ({
-          chunk_id: r.chunk_id,
-          score: Number(r.score),
-        }));
-      const fullText = parts.fullText ? ranked(await tx.execute(parts.fullText)) : [];
+      const fullText = parts.fullText ? rankedChunks(await db.execute(parts.fullText)) : [];
       const vectors: RankedChunk[][] = [];
-      for (const query of parts.vectors) vectors.push(ranked(await tx.execute(query)));
+      for (const { query } of parts.vectors) vectors.push(rankedChunks(await db.execute(query)));
       return { fullText, vectors };
-    });
+    };
+    return parts.vectors.length > 0 ? this.db.transaction(run) : run(this.db);
   }
 
   /** The chunks `ids` with their documents, when they are the user's. */

@@ -10,7 +10,7 @@ export const knowledgeSearchRoute = createRoute({
   tags: ['Knowledge base'],
   summary: 'Hybrid search over your knowledge bases: vectors and full text, fused by rank',
   description:
-    'Each base is searched by full text (PostgreSQL `tsvector`, every query word OR-ed, ranked by `ts_rank_cd`) and, when it has an embedding model and the server has vector search, by cosine similarity to the query’s embedding (made on your key and quota). The two rankings are fused with reciprocal rank fusion (k = 60). Each result says which method found it, with each method’s rank and score. Ids of bases that are not yours answer 404.',
+    'Each base is searched by full text (PostgreSQL `tsvector`, passages holding every word of the query first, then those holding some, ranked by `ts_rank`) and, when it has an embedding model and the server has vector search, by cosine similarity to the query’s embedding (made on your key and quota). The two rankings are fused with reciprocal rank fusion (k = 60). Each result says which method found it, with each method’s rank and score. Ids of bases that are not yours answer 404.',
   security: sessionCookie,
   middleware: [requireUser] as const,
   request: {
