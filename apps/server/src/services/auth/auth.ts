@@ -5,6 +5,7 @@ import { peopleMessages } from '@chorus/shared/messages';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { passwordRules } from '@chorus/shared/limits';
 import { weakPasswordReason } from './password-strength.ts';
+import { installScopedAuthStorage } from './scoped-storage.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProfilesRepository } from '../../db/repositories/profiles.ts';
@@ -62,6 +63,7 @@ export const createAuth = (deps: {
   onSessionEnded: (session: { id: string; userId: string }) => Promise<void>;
 }) => {
   const { db, config, mailer, log } = deps;
+  installScopedAuthStorage();
   return betterAuth({
     appName: 'Chorus',
     baseURL: config.appUrl,
