@@ -6,7 +6,7 @@
  *                              [--skip-ingestion] [--chunks 100000] [--other 20000]
  *
  * In-process, on the server's sources (not the built server): ingestion is `runIngest` itself, the
- * search is `searchKnowledge` and, apart, its database part (`repo.search` with
+ * search is `searchKnowledge` and, apart, its database part (`repo.searchFullText` and `searchVectors` with
  * `fullTextQuery` + `vectorQuery`, then `chunkDetails`) with the query vector made beforehand.
  * Embeddings come from the provider simulator on 127.0.0.1 (Ollama's `nomic-embed-text`, 768
  * dimensions); the seed's vectors are the simulator's `embedText`, called in-process.
@@ -274,7 +274,7 @@ const measureIngestion = async (deps: BenchDeps, userId: string, vectors: boolea
   };
 };
 
-/** A statement's plan, run as repo.search runs it (a vector query with its index settings). */
+/** A statement's plan, run as the repository runs it (a vector query with its index settings). */
 const explain = async (database: Database, query: SQL | VectorQuery): Promise<string> =>
   database.db.transaction(async (tx) => {
     if ('limit' in query) await tx.execute(vectorSearchSettings(query.limit));
@@ -428,27 +428,18 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
     const t1 = performance.now();
     // As searchKnowledge runs them: full text alone (beside the query's embedding), then the
     // vector search in its own transaction.
-    const ranked = {
-      fullText: (
-        await repo.search({ fullText: repo.fullTextQuery(ownBases, q, CANDIDATES), vectors: [] })
-      ).fullText,
-      vectors: vectors
-        ? (
-            await repo.search({
-              fullText: null,
-              vectors: [repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)],
-            })
-          ).vectors
-        : [],
-    };
+    const fullText = await repo.searchFullText(repo.fullTextQuery(ownBases, q, CANDIDATES));
+    const ranked = await repo.searchVectors(
+      vectors ? [repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)] : [],
+    );
     const t2 = performance.now();
-    const fused = fuse(ranked.fullText, ranked.vectors).slice(0, TOP_K);
+    const fused = fuse(fullText, ranked).slice(0, TOP_K);
     const details = await repo.chunkDetails(fused.map((f) => f.chunk_id));
     const t3 = performance.now();
     phases.bases = t1 - t0;
     phases.search = t2 - t1;
     phases.details = t3 - t2;
-    return { ms: t3 - t0, phases, details, ranked };
+    return { ms: t3 - t0, phases, details };
   };
   const endToEnd = (q: string) =>
     searchKnowledge(deps, { userId: own, baseIds: ownBases, query: q, topK: TOP_K });
@@ -474,7 +465,7 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
 
   // 2. N rounds over the queries in turn. Each round measures, for the same query and in an
   // order that rotates, (a) the database part, (b) end to end, and each method alone (its own
-  // transaction, as repo.search runs it) to see where the time goes; so load on this shared
+  // transaction for vectors, as the repository runs it) to see where the time goes; so load on this shared
   // machine falls on all of them alike.
   log(`${kind}: ${rounds} rounds of searches`);
   const series = () => ({ all: [] as number[], byKind: new Map<string, number[]>() });
@@ -509,17 +500,14 @@ const runOn = async (kind: 'pglite' | 'postgres', simUrls: Record<string, string
       },
       async () => {
         const [, ms] = await timed(() =>
-          repo.search({ fullText: repo.fullTextQuery(ownBases, q, CANDIDATES), vectors: [] }),
+          repo.searchFullText(repo.fullTextQuery(ownBases, q, CANDIDATES)),
         );
         record(fullText, k, ms);
       },
       async () => {
         if (!vectors) return;
         const [, ms] = await timed(() =>
-          repo.search({
-            fullText: null,
-            vectors: [repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)],
-          }),
+          repo.searchVectors([repo.vectorQuery(ownBases, MODEL_KEY, vectorOf.get(q)!, CANDIDATES)]),
         );
         record(vector, k, ms);
       },

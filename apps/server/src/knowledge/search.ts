@@ -134,19 +134,11 @@ export const searchKnowledge = async (
       return repo.vectorQuery(group.baseIds, key, embeddings[0]!, candidates);
     }),
   );
-  const fullText = repo.search({
-    fullText: repo.fullTextQuery(owned, req.query, candidates),
-    vectors: [],
-  });
-  const [textRanked, vectorQueries] = await Promise.all([fullText, embedded]);
-  const ranked = {
-    fullText: textRanked.fullText,
-    vectors:
-      vectorQueries.length > 0
-        ? (await repo.search({ fullText: null, vectors: vectorQueries })).vectors
-        : [],
-  };
-  const fused = fuse(ranked.fullText, ranked.vectors).slice(0, req.topK);
+  const [fullText, vectorQueries] = await Promise.all([
+    repo.searchFullText(repo.fullTextQuery(owned, req.query, candidates)),
+    embedded,
+  ]);
+  const fused = fuse(fullText, await repo.searchVectors(vectorQueries)).slice(0, req.topK);
   const details = new Map(
     (await repo.chunkDetails(fused.map((f) => f.chunk_id))).map((d) => [d.id, d]),
   );

@@ -508,7 +508,7 @@ export class KnowledgeRepository {
    * best, whatever their number, so it ranks the first `FULL_TEXT_RANKED_PAST_CAP` of them. A
    * query of common words stays bounded: over 100k chunks (bench/knowledge.ts) ranking every
    * match took 0.6–0.9 s, the cap brought it to 16 ms p95 on PostgreSQL, and on PGlite the
-   * cheaper rank and smaller sample take the slowest question from 17 to 8 ms.
+   * cheaper rank and smaller sample take the slowest query from 17 to 12 ms p50.
    */
   fullTextQuery(baseIds: readonly string[], query: string, limit: number) {
     const mine = sql`c.user_id = ${this.userId} and c.knowledge_base_id in (${sql.join(
@@ -555,11 +555,12 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Vector similarity over the partial HNSW index of the vectors' size. `search` walks the index
-   * in relaxed order: with a filter that drops many of the nearest vectors (another user's,
+   * Vector similarity over the partial HNSW index of the vectors' size. `searchVectors` walks the
+   * index in relaxed order: with a filter that drops many of the nearest vectors (another user's,
    * another base's), a strict-order walk re-sorts all it passes, which took 170 ms p50 for one
    * query over 100,000 chunks where relaxed order takes 14 (bench/knowledge.ts). The few found
-   * out of order are put back in order here.
+   * out of order are put back in order here: by `distance + 0`, since the planner takes the list
+   * for sorted already and would only sort ties.
    */
   vectorQuery(
     baseIds: readonly string[],
@@ -581,33 +582,31 @@ export class KnowledgeRepository {
             baseIds.map((id) => sql`${id}::uuid`),
             sql`, `,
           )})
-        order by v.embedding::${cast} <=> ${target}
+        order by distance
         limit ${limit}
       )
-      -- "+ 0": the planner takes the list for sorted already, and would only sort ties.
       select chunk_id, 1 - distance as score from nearest order by distance + 0, chunk_id`;
     return { query, limit };
   }
 
+  /** Full text's ranked chunks (a `fullTextQuery`). */
+  async searchFullText(query: SQL): Promise<RankedChunk[]> {
+    return rankedChunks(await this.db.execute(query));
+  }
+
   /**
-   * Runs the searches: the vector ones in one transaction, where HNSW's iterative scan is on (see
+   * Each vector query's ranked chunks, in one transaction with HNSW's iterative scan on (see
    * vectorSearchSettings), so a filter that leaves few of the nearest vectors (bases of other
-   * users) still fills the list; full text alone needs none.
+   * users) still fills the list.
    */
-  async search(parts: {
-    fullText: ReturnType<KnowledgeRepository['fullTextQuery']> | null;
-    vectors: VectorQuery[];
-  }): Promise<{ fullText: RankedChunk[]; vectors: RankedChunk[][] }> {
-    const run = async (db: Queryable) => {
-      if (parts.vectors.length > 0) {
-        await db.execute(vectorSearchSettings(Math.max(...parts.vectors.map((v) => v.limit))));
-      }
-      const fullText = parts.fullText ? rankedChunks(await db.execute(parts.fullText)) : [];
-      const vectors: RankedChunk[][] = [];
-      for (const { query } of parts.vectors) vectors.push(rankedChunks(await db.execute(query)));
-      return { fullText, vectors };
-    };
-    return parts.vectors.length > 0 ? this.db.transaction(run) : run(this.db);
+  async searchVectors(queries: readonly VectorQuery[]): Promise<RankedChunk[][]> {
+    if (queries.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      await tx.execute(vectorSearchSettings(Math.max(...queries.map((v) => v.limit))));
+      const ranked: RankedChunk[][] = [];
+      for (const { query } of queries) ranked.push(rankedChunks(await tx.execute(query)));
+      return ranked;
+    });
   }
 
   /** The chunks `ids` with their documents, when they are the user's. */
