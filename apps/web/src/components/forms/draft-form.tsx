@@ -118,18 +118,23 @@ export const useEditorForm = <
   saving: create.isPending || update.isPending,
 });
 
-/** The form of `useDraftForm`: its fields, then the failure, Cancel and the submit button. */
+/**
+ * The form of `useDraftForm`: its fields, then the failure, Cancel and the submit button. The
+ * button is off while an editor form (`useEditorForm`) saves, unless `submitDisabled` says more.
+ */
 export const DraftForm = ({
-  form: { formRef, submit, failure },
+  form: { formRef, submit, failure, saving = false },
   onCancel,
   submitLabel,
-  submitDisabled,
+  submitDisabled = saving,
   children,
 }: {
-  form: Pick<DraftFormState<unknown, Errors>, 'formRef' | 'submit' | 'failure'>;
+  form: Pick<DraftFormState<unknown, Errors>, 'formRef' | 'submit' | 'failure'> & {
+    saving?: boolean;
+  };
   onCancel: () => void;
   submitLabel: ReactNode;
-  submitDisabled: boolean;
+  submitDisabled?: boolean;
   children: ReactNode;
 }) => (
   <form ref={formRef} noValidate className="grid gap-5" onSubmit={(event) => void submit(event)}>

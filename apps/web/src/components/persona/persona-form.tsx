@@ -47,12 +47,7 @@ export const PersonaForm = ({
 }) => {
   const { draft, errors, set } = form;
   return (
-    <DraftForm
-      form={form}
-      onCancel={onCancel}
-      submitLabel={submitLabel}
-      submitDisabled={form.saving}
-    >
+    <DraftForm form={form} onCancel={onCancel} submitLabel={submitLabel}>
       <PersonaFields
         draft={draft}
         errors={errors}

@@ -476,12 +476,7 @@ const WidgetForm = ({
   else if (target?.kind === 'custom_ai') offered = [];
 
   return (
-    <DraftForm
-      form={form}
-      onCancel={onCancel}
-      submitLabel={widget ? 'Save' : 'Create widget'}
-      submitDisabled={form.saving}
-    >
+    <DraftForm form={form} onCancel={onCancel} submitLabel={widget ? 'Save' : 'Create widget'}>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Name"

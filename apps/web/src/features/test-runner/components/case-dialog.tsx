@@ -121,12 +121,7 @@ const CaseForm = ({
   }, [template.data]);
 
   return (
-    <DraftForm
-      form={form}
-      onCancel={onCancel}
-      submitLabel={testCase ? 'Save case' : 'Add case'}
-      submitDisabled={form.saving}
-    >
+    <DraftForm form={form} onCancel={onCancel} submitLabel={testCase ? 'Save case' : 'Add case'}>
       <TextField
         label="Name"
         error={errors.name}

@@ -202,12 +202,7 @@ const SetForm = ({
   });
   const { draft, errors, set: setField, setDraft, setErrors } = form;
   return (
-    <DraftForm
-      form={form}
-      onCancel={onCancel}
-      submitLabel={set ? 'Save' : 'Create test set'}
-      submitDisabled={form.saving}
-    >
+    <DraftForm form={form} onCancel={onCancel} submitLabel={set ? 'Save' : 'Create test set'}>
       <TextField
         label="Name"
         error={errors.name}

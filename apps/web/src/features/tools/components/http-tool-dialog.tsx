@@ -148,12 +148,7 @@ const HttpToolForm = ({
 
   const placeholders = placeholdersOf(draft.urlTemplate);
   return (
-    <DraftForm
-      form={form}
-      onCancel={onCancel}
-      submitLabel={tool ? 'Save' : 'Create tool'}
-      submitDisabled={form.saving}
-    >
+    <DraftForm form={form} onCancel={onCancel} submitLabel={tool ? 'Save' : 'Create tool'}>
       <TextField
         label="Name"
         error={errors.name}
