@@ -3,6 +3,7 @@ import type { Role } from '@chorus/shared/roles';
 import type { StoredKeys } from '../ai/stored-keys.ts';
 import { invalidatedCache, type InvalidatedCache } from './invalidated-cache.ts';
 import type { Invalidation } from './invalidation.ts';
+import { SESSION_COOKIE_CACHE_SECONDS } from '../services/auth/session-cache.ts';
 
 /** A user's role and suspension as the session middleware needs them on every request. */
 export type Access = { role: Role | null; suspended: boolean };
@@ -27,7 +28,7 @@ export const ACCESS_TTL_MS = 5_000;
 const PROVIDER_KEYS_TTL_MS = 60_000;
 
 /** Longer than any signed session cookie cache lives (auth.ts), so no ended session slips by. */
-const ENDED_SESSIONS_TTL_MS = 60_000;
+const ENDED_SESSIONS_TTL_MS = 2 * SESSION_COOKIE_CACHE_SECONDS * 1000;
 
 export const createCaches = (invalidation: Invalidation): Caches => {
   const ended = new LRUCache<string, true>({ max: 100_000, ttl: ENDED_SESSIONS_TTL_MS });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, FeedState } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 
+/** Also named by the sessions table's trigger (drizzle/0019_session_ended_notice.sql). */
 const CHANNEL = 'chorus_invalidate';
 
 /** Every key of a topic at once (an admin key change reaches every user's cached keys). */
@@ -23,6 +24,12 @@ export type Invalidation = {
   subscribe(topic: InvalidationTopic, onKey: (key: string) => void): () => void;
   /** Whether other instances' changes reach this one (`unavailable` while the feed is down). */
   health(): 'ok' | 'unavailable';
+  /**
+   * Since when (epoch ms) every change another instance announced has reached this one: the
+   * moment the feed last came up, or null while it is down. A cache made after it has missed
+   * nothing.
+   */
+  heardSince(): number | null;
   close(): Promise<void>;
 };
 
@@ -39,6 +46,7 @@ export const createInvalidation = (database: Database, log: Logger): Invalidatio
   };
   let closed = false;
   let feed: FeedState = 'up';
+  let heardSince: number | null = null;
   // This instance hears its own notifications too; they were delivered here already.
   const self = randomUUID();
   const onFeed = (state: FeedState) => {
@@ -47,6 +55,7 @@ export const createInvalidation = (database: Database, log: Logger): Invalidatio
       for (const topic of ['access', 'keys'] as const) deliver(topic, EVERY_KEY);
     }
     feed = state;
+    heardSince = state === 'up' ? (heardSince ?? Date.now()) : null;
   };
   const listening = database
     .listen(
@@ -82,6 +91,7 @@ export const createInvalidation = (database: Database, log: Logger): Invalidatio
       }
     },
     health: () => (feed === 'up' ? 'ok' : 'unavailable'),
+    heardSince: () => heardSince,
     subscribe(topic, onKey) {
       const set = subscribers.get(topic) ?? new Set();
       set.add(onKey);

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { isAdminRole, type Role } from '@chorus/shared/roles';
 import { findAccess } from '../db/repositories/roles.ts';
 import { AUTH_COOKIE_PREFIX, secureCookies } from '../services/auth/auth.ts';
+import { SESSION_UNANNOUNCED_TRUST_MS } from '../services/auth/session-cache.ts';
 import type { AppEnv, AuthedEnv, Deps, SessionInfo, SessionUser } from './app-env.ts';
 import { ApiError } from './errors.ts';
 
@@ -10,16 +11,33 @@ export type ActiveSession = { user: SessionUser; session: SessionInfo; role: Rol
 
 type FoundSession = { user: SessionUser; session: SessionInfo; setCookies: string[] };
 
+/** How far another instance's clock may be ahead of ours, for a cache it made. */
+const CLOCK_MARGIN_MS = 1_000;
+
+/**
+ * Whether a cookie cache made at `madeAt` may still stand for its session: it is young, or
+ * every session that ended since it was made has been announced here (`heardSince`, null while
+ * this instance's feed is down, is before it).
+ */
+export const cacheTrusted = (madeAt: number, heardSince: number | null, now: number): boolean =>
+  now - madeAt <= SESSION_UNANNOUNCED_TRUST_MS ||
+  (heardSince !== null && heardSince <= madeAt - CLOCK_MARGIN_MS);
+
 /**
  * The session from its signed cookie cache alone, as better-auth's get-session reads it (the
  * cache's HMAC and expiry, its token equal to the session cookie's, version "1"), without the
- * endpoint machinery around it: a few hundredths of a millisecond instead of one. Null when
- * there is no valid cache; better-auth then reads the database and writes a new cache.
+ * endpoint machinery around it: a few hundredths of a millisecond instead of one.
+ *
+ * The cache lives SESSION_COOKIE_CACHE_SECONDS, but it is trusted that long only if this
+ * instance has heard every ended session announced since the cache was made (its invalidation
+ * feed has been up since before then, with a second's margin for other instances' clocks);
+ * otherwise for SESSION_UNANNOUNCED_TRUST_MS. `stale` when it exists but is not trusted:
+ * better-auth must then read the database, not the cache.
  */
 const fromCookieCache = async (
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'invalidation'>,
   headers: Headers,
-): Promise<FoundSession | null> => {
+): Promise<FoundSession | 'stale' | null> => {
   const cached = await getCookieCache(headers, {
     secret: deps.config.authSecret,
     strategy: 'compact',
@@ -36,6 +54,7 @@ const fromCookieCache = async (
     return null;
   }
   if (token !== cached.session.token) return null;
+  if (!cacheTrusted(cached.updatedAt, deps.invalidation.heardSince(), Date.now())) return 'stale';
   return {
     user: cached.user as SessionUser,
     session: cached.session as SessionInfo,
@@ -64,21 +83,28 @@ const fromBetterAuth = async (
  * (`loadSession`), get-session, the forced refresh and the realtime socket all ask here. Signing
  * in while suspended is refused by the session-create hook in auth.ts.
  *
- * Fast path (ARCHITECTURE §11): the session comes from better-auth's signed cookie cache (5 s,
- * auth.ts), verified here, and the role and suspension from a cache that every instance empties
- * on a change and that expires within 5 s, so most requests cost no database round trip here.
+ * Fast path (ARCHITECTURE §11): the session comes from better-auth's signed cookie cache
+ * (session-cache.ts), verified here, and the role and suspension from a cache that every
+ * instance empties on a change and that expires within 5 s, so most requests cost no database
+ * round trip here.
  * Sessions that ended (sign-out, revocation) are announced to every instance and refused despite
  * their cookie cache. `setCookies` are the cookies better-auth wants to renew (a refreshed cookie
  * cache): the caller sends them.
  */
 export const findActiveSession = async (
-  deps: Pick<Deps, 'auth' | 'config' | 'database' | 'caches'>,
+  deps: Pick<Deps, 'auth' | 'config' | 'database' | 'caches' | 'invalidation'>,
   headers: Headers,
   query?: { disableCookieCache?: boolean; disableRefresh?: boolean },
 ): Promise<(ActiveSession & { setCookies: string[] }) | null> => {
+  const cached = query?.disableCookieCache ? null : await fromCookieCache(deps, headers);
   const found =
-    (query?.disableCookieCache ? null : await fromCookieCache(deps, headers)) ??
-    (await fromBetterAuth(deps, headers, query));
+    cached && cached !== 'stale'
+      ? cached
+      : await fromBetterAuth(
+          deps,
+          headers,
+          cached === 'stale' ? { ...query, disableCookieCache: true } : query,
+        );
   if (!found || deps.caches.endedSessions.has(found.session.id)) return null;
   const access = await readAccess(deps, found.user.id);
   if (access.suspended) return null;

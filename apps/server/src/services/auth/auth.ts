@@ -6,6 +6,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { passwordRules } from '@chorus/shared/limits';
 import { weakPasswordReason } from './password-strength.ts';
 import { installScopedAuthStorage } from './scoped-storage.ts';
+import { SESSION_COOKIE_CACHE_SECONDS } from './session-cache.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProfilesRepository } from '../../db/repositories/profiles.ts';
@@ -23,9 +24,6 @@ import type { Logger } from '../../logger.ts';
 export const CLIENT_IP_HEADER = 'x-chorus-client-ip';
 
 export const AUTH_BASE_PATH = '/auth/v1';
-
-/** How long a session is trusted from its signed cookie before the database is asked again. */
-export const SESSION_COOKIE_CACHE_SECONDS = 5;
 
 export const AUTH_COOKIE_PREFIX = 'chorus';
 
@@ -99,8 +97,8 @@ export const createAuth = (deps: {
     session: {
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
-      // The session rides in a signed cookie for 5 s, so most requests skip the session query;
-      // a sign-out or revocation reaches every instance within that time (ARCHITECTURE §11).
+      // The session rides in a signed cookie, so most requests skip the session query; a
+      // sign-out or revocation reaches every instance at once, or within 5 s (http/session.ts).
       cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS, strategy: 'compact' },
     },
     // Chorus applies its own per-category limits (rate-limit.ts) with state in the database.

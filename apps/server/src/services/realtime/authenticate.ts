@@ -8,7 +8,7 @@ import type { Authenticate } from './hub.ts';
  * session cookie) and only with a live session.
  */
 export const sessionAuthenticator =
-  (deps: Pick<Deps, 'auth' | 'config' | 'database' | 'caches'>): Authenticate =>
+  (deps: Pick<Deps, 'auth' | 'config' | 'database' | 'caches' | 'invalidation'>): Authenticate =>
   async (req: IncomingMessage) => {
     const origin = req.headers.origin;
     if (!origin || !deps.config.trustedOrigins.includes(origin)) return { status: 403 };
