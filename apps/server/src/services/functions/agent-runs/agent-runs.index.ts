@@ -1,9 +1,4 @@
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  type ModelMessage,
-  type UIMessageChunk,
-} from 'ai';
+import type { ModelMessage } from 'ai';
 import type { AgentTool, StoredToolCall } from '@chorus/shared/api/agents';
 import type { ChatMessageMetadata } from '@chorus/shared/api/conversations';
 import { chatMessages } from '@chorus/shared/messages';
@@ -25,6 +20,7 @@ import { MessagesRepository } from '../../../db/repositories/messages.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
+import { uiMessageResponse } from '../../../http/ui-message-response.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { messageChange } from '../../realtime/changes.ts';
 import { realtimeNotice } from '../../realtime/hub.ts';
@@ -235,44 +231,32 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       agent_run_id: run.id,
       agent_name: agent.name,
     };
-    let uiEnded!: () => void;
-    const ended = new Promise<void>((resolve) => (uiEnded = resolve));
-    const logged = new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(part, out) {
-        // A stop the server made is no stop of the user's: the UI shows why, and what to do.
-        if (part.type === 'abort' && restarting) {
-          out.enqueue({ type: 'error', errorText: chatMessages.serverRestarting });
-          return;
-        }
-        if (calls.apply(part)) writer.setToolCalls(calls.list);
-        out.enqueue(part);
-      },
-      flush() {
-        uiEnded();
-        live.done();
-      },
-    });
     c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
-    return createUIMessageStreamResponse({
-      stream: createUIMessageStream({
-        execute: async ({ writer: ui }) => {
-          ui.merge(
-            streamed.result
-              .toUIMessageStream({
-                // The run goes on in the stored reply: the same message, not a new one.
-                generateMessageId: () => reply.id,
-                messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-                onError: (error) => streamed.reportFailure(error),
-              })
-              .pipeThrough(logged),
-          );
-          // Every way a call ends reports it before the stream closes; this only guards the end.
-          void ended.then(() => setImmediate(() => void end({ status: 'interrupted' })));
-          const stored = await ending.stored(() => deps.streams.closing);
-          if (!stored) ui.write({ type: 'error', errorText: chatMessages.replyNotSaved });
-        },
+    return uiMessageResponse(
+      streamed.result.toUIMessageStream({
+        // The run goes on in the stored reply: the same message, not a new one.
+        generateMessageId: () => reply.id,
+        messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
         onError: (error) => streamed.reportFailure(error),
       }),
-    });
+      {
+        each: (part) => {
+          // A stop the server made is no stop of the user's: the UI shows why, and what to do.
+          if (part.type === 'abort' && restarting) {
+            return [{ type: 'error', errorText: chatMessages.serverRestarting }];
+          }
+          if (calls.apply(part)) writer.setToolCalls(calls.list);
+          return [part];
+        },
+        onError: (error) => streamed.reportFailure(error),
+        tail: async (completed) => {
+          // Every way a call ends reports it before the stream closes; this only guards the end.
+          if (completed) setImmediate(() => void end({ status: 'interrupted' }));
+          const stored = await ending.stored(() => deps.streams.closing);
+          return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
+        },
+        onClose: () => live.done(),
+      },
+    );
   },
 );

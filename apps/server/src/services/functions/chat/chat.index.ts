@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  type ModelMessage,
-  type UIMessageChunk,
-} from 'ai';
+import type { ModelMessage, UIMessageChunk } from 'ai';
 import type {
   ChatMessageMetadata,
   ChatRequest,
@@ -19,6 +14,7 @@ import { PromptsRepository } from '../../../db/repositories/prompts.ts';
 import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
+import { uiMessageResponse } from '../../../http/ui-message-response.ts';
 import { messageChange } from '../../realtime/changes.ts';
 import { realtimeNotice } from '../../realtime/hub.ts';
 import { conversationNotFound } from '../../rest/conversations/conversation-not-found.ts';
@@ -411,61 +407,38 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   let turnFailed = false;
   // The reply is read from the provider at once; only its first part waits for the turn's commit.
   let committed = false;
-  let uiEnded!: () => void;
-  const ended = new Promise<void>((resolve) => (uiEnded = resolve));
-  const afterCommit = new TransformStream<UIMessageChunk, UIMessageChunk>({
-    async transform(part, out) {
-      if (!committed) {
-        try {
-          await written;
-        } catch (error) {
-          turnFailed = true;
-          stop.abort();
-          await call.refund();
-          throw error;
-        }
-        committed = true;
+  const each = async (part: UIMessageChunk): Promise<UIMessageChunk[]> => {
+    if (!committed) {
+      try {
+        await written;
+      } catch (error) {
+        turnFailed = true;
+        stop.abort();
+        await call.refund();
+        throw error;
       }
-      // A stop the server made is no stop of the user's: the UI shows why, and what to do.
-      if (part.type === 'abort' && restarting) {
-        out.enqueue({ type: 'error', errorText: chatMessages.serverRestarting });
-        return;
-      }
-      if (toolCalls?.apply(part)) writer.setToolCalls(toolCalls.list);
-      out.enqueue(part);
-      // The reply's knowledge citations, as soon as it starts.
-      if (part.type === 'start' && knowledgeSources.length > 0) {
-        out.enqueue({ type: citationsPartType, data: knowledgeSources });
-      }
-    },
-    flush() {
-      uiEnded();
-    },
-  });
+      committed = true;
+    }
+    // A stop the server made is no stop of the user's: the UI shows why, and what to do.
+    if (part.type === 'abort' && restarting) {
+      return [{ type: 'error', errorText: chatMessages.serverRestarting }];
+    }
+    if (toolCalls?.apply(part)) writer.setToolCalls(toolCalls.list);
+    // The reply's knowledge citations, as soon as it starts.
+    return part.type === 'start' && knowledgeSources.length > 0
+      ? [part, { type: citationsPartType, data: knowledgeSources }]
+      : [part];
+  };
   // The stream counts as live until its last byte has left (or its client has gone).
   c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
-  const sent = new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => live.done() });
-  return createUIMessageStreamResponse({
-    stream: createUIMessageStream({
-      execute: async ({ writer: ui }) => {
-        ui.merge(
-          streamed.result
-            .toUIMessageStream({
-              sendSources: true,
-              messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-              onError: (error) => streamed.reportFailure(error),
-            })
-            .pipeThrough(afterCommit),
-        );
-        try {
-          // Every way a call ends reports it before the stream closes; this only guards the end.
-          void ended.then(() => setImmediate(() => void end({ status: 'interrupted' })));
-          const stored = await ending.stored(() => deps.streams.closing);
-          if (!stored) ui.write({ type: 'error', errorText: chatMessages.replyNotSaved });
-        } catch (error) {
-          log.warn({ err: error }, 'ending the reply failed');
-        }
-      },
+  return uiMessageResponse(
+    streamed.result.toUIMessageStream({
+      sendSources: true,
+      messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+      onError: (error) => streamed.reportFailure(error),
+    }),
+    {
+      each,
       onError: (error) => {
         if (!turnFailed) return streamed.reportFailure(error);
         log.error({ err: error }, 'storing the turn failed');
@@ -473,6 +446,18 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
           ? error.message
           : 'Your message could not be saved. Nothing was sent; try again.';
       },
-    }).pipeThrough(sent),
-  });
+      tail: async (completed) => {
+        try {
+          // Every way a call ends reports it before the stream closes; this only guards the end.
+          if (completed) setImmediate(() => void end({ status: 'interrupted' }));
+          const stored = await ending.stored(() => deps.streams.closing);
+          return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
+        } catch (error) {
+          log.warn({ err: error }, 'ending the reply failed');
+          return [];
+        }
+      },
+      onClose: () => live.done(),
+    },
+  );
 });
