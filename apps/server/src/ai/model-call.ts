@@ -1,11 +1,12 @@
 import {
   embedMany,
+  experimental_streamTextLowMemory as streamText,
   generateText,
-  streamText,
   type ModelMessage,
   type StopCondition,
   type ToolChoice,
   type ToolSet,
+  type UIMessageChunk,
 } from 'ai';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import { rateLimitWindows } from '@chorus/shared/limits';
@@ -22,6 +23,7 @@ import {
   rateLimitOf,
   type ProviderFailure,
 } from './provider-errors.ts';
+import { asV4, openPlainStream, plainPrompt, plainUiChunks } from './plain-stream.ts';
 import { getEmbeddingModel, getLanguageModel } from './registry.ts';
 import { stallGuardedFetch } from './stall-guard.ts';
 import { usageMeter, type CallUsage } from './usage.ts';
@@ -98,6 +100,15 @@ export type StreamedCall<TOOLS extends ToolSet = ToolSet> = {
   reportFailure(error: unknown): string;
 };
 
+/** A streamed call as UI message chunks, for a route that answers with a UI message stream. */
+export type StreamedUi = {
+  parts: AsyncIterable<UIMessageChunk>;
+  /** As `StreamedCall.sent`. */
+  sent: Promise<void>;
+  /** As `StreamedCall.reportFailure`. */
+  reportFailure(error: unknown): string;
+};
+
 export type ModelCall = {
   readonly provider: ProviderId;
   readonly model: string;
@@ -107,6 +118,16 @@ export type ModelCall = {
     settings: CallSettings<TOOLS>,
     events?: StreamEvents,
   ): StreamedCall<TOOLS>;
+  /**
+   * Streams the reply as UI message chunks (`metadata` on the first). A plain turn (text only, no
+   * tools) is read straight from the provider model (plain-stream.ts, ADR 017); any other goes
+   * through `streamText` and `toUIMessageStream`. Both end, report and record the same way.
+   */
+  streamUi(
+    settings: CallSettings,
+    events: StreamEvents,
+    ui: { metadata?: unknown; sendSources?: boolean },
+  ): StreamedUi;
   /** The whole reply at once; a failure is a typed ApiError (502 provider, 504 timeout). */
   generate<TOOLS extends ToolSet = ToolSet>(
     settings: CallSettings<TOOLS>,
@@ -211,36 +232,124 @@ const modelCall = (
       what,
     );
 
-  return {
+  /**
+   * What every streamed call keeps: its usage meter, when its request left (`sent`), the
+   * stall-guarded fetch that tells it, and `fail`, which records a failure once and reports it.
+   */
+  const streamCall = (events: StreamEvents) => {
+    const usage = meter();
+    let markSent!: () => void;
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
+    const guarded = stallGuardedFetch(deps.config.providerIdleTimeoutMs);
+    const sending: typeof globalThis.fetch = (input, init) => {
+      const response = guarded(input, init);
+      markSent();
+      return response;
+    };
+    let failedOnce = false;
+    const fail = async (error: unknown) => {
+      markSent();
+      if (failedOnce) return;
+      failedOnce = true;
+      warn(error, 'provider call failed');
+      const { usage: measured, saved } = usage.record('error');
+      await Promise.all([
+        settledWithin(saved, SAVE_WAIT_MS),
+        events.onError?.({ ...classifyProviderError(provider, error), usage: measured }),
+      ]);
+    };
+    return { usage, sent, markSent, sending, fail };
+  };
+
+  /** The pass-through for a plain turn (plain-stream.ts); null when the model cannot take it. */
+  const plainStream = (
+    prompt: NonNullable<ReturnType<typeof plainPrompt>>,
+    settings: CallSettings,
+    events: StreamEvents,
+    ui: { metadata?: unknown; sendSources?: boolean },
+  ): StreamedUi | null => {
+    const { usage, sent, markSent, sending, fail } = streamCall(events);
+    const v4 = asV4(languageModel(sending));
+    if (!v4) return null;
+    const signal = settings.signal;
+    const opened = openPlainStream(v4, prompt, {
+      temperature: settings.temperature,
+      topP: settings.topP,
+      maxOutputTokens: settings.maxOutputTokens,
+      maxRetries: settings.maxRetries ?? 2,
+      signal,
+    });
+    // Read by the chunks below; a reader gone before then must not leave it unhandled.
+    opened.catch(() => markSent());
+    const parts = plainUiChunks(opened, {
+      metadata: ui.metadata,
+      sendSources: ui.sendSources ?? false,
+      signal,
+      onTextDelta: (delta) => {
+        usage.firstToken();
+        events.onTextDelta?.(delta);
+      },
+      describeFailure: describe,
+      settle: async (end) => {
+        markSent();
+        if (end.how === 'error') return fail(end.error);
+        if (end.how === 'abort') {
+          const { usage: measured, saved } = usage.record('ok');
+          await Promise.all([
+            settledWithin(saved, SAVE_WAIT_MS),
+            events.onAbort?.({ by: 'caller', usage: measured }),
+          ]);
+          return;
+        }
+        const { usage: measured, saved } = usage.record('ok', end.tokens);
+        await Promise.all([
+          settledWithin(saved, SAVE_WAIT_MS),
+          events.onFinish?.({
+            text: end.text,
+            sources: end.sources,
+            usage: measured,
+            responseMessages: [{ role: 'assistant', content: [{ type: 'text', text: end.text }] }],
+            steps: 1,
+          }),
+        ]);
+      },
+    });
+    return {
+      parts,
+      sent,
+      reportFailure(error) {
+        void fail(error);
+        return describe(error);
+      },
+    };
+  };
+
+  const call: ModelCall = {
     provider,
     model,
     keySource: key.source,
     describe,
     refund: () => admission.refund(),
 
+    streamUi(settings, events, ui) {
+      const prompt = plainPrompt(settings);
+      const streamed = prompt && plainStream(prompt, settings, events, ui);
+      if (streamed) return streamed;
+      const viaSdk = call.stream(settings, events);
+      return {
+        parts: viaSdk.result.toUIMessageStream({
+          sendSources: ui.sendSources ?? false,
+          messageMetadata: ({ part }) => (part.type === 'start' ? ui.metadata : undefined),
+          onError: (error) => viaSdk.reportFailure(error),
+        }),
+        sent: viaSdk.sent,
+        reportFailure: viaSdk.reportFailure,
+      };
+    },
+
     stream(settings, events = {}) {
-      const usage = meter();
+      const { usage, sent, markSent, sending, fail } = streamCall(events);
       const signal = settings.signal;
-      let markSent!: () => void;
-      const sent = new Promise<void>((resolve) => (markSent = resolve));
-      const guarded = stallGuardedFetch(deps.config.providerIdleTimeoutMs);
-      const sending: typeof globalThis.fetch = (input, init) => {
-        const response = guarded(input, init);
-        markSent();
-        return response;
-      };
-      let failedOnce = false;
-      const fail = async (error: unknown) => {
-        markSent();
-        if (failedOnce) return;
-        failedOnce = true;
-        warn(error, 'provider call failed');
-        const { usage: measured, saved } = usage.record('error');
-        await Promise.all([
-          settledWithin(saved, SAVE_WAIT_MS),
-          events.onError?.({ ...classifyProviderError(provider, error), usage: measured }),
-        ]);
-      };
       const result = streamText({
         model: languageModel(sending),
         messages: settings.messages,
@@ -341,6 +450,7 @@ const modelCall = (
       }
     },
   };
+  return call;
 };
 
 /**

@@ -29,10 +29,12 @@ const sse = (part: UIMessageChunk | '[DONE]') =>
  * reads them: the provider's stream is never held up by a slow reader.
  */
 export const uiMessageResponse = (
-  parts: ReadableStream<UIMessageChunk>,
+  parts: AsyncIterable<UIMessageChunk>,
   steps: UiMessageResponseSteps,
 ): Response => {
-  const reader = parts.getReader();
+  const reader = parts[Symbol.asyncIterator]();
+  // Stops the parts early: a stream is cancelled, a generator runs its `finally`.
+  const stop = () => void reader.return?.().catch(() => undefined);
   const messageId = generateId();
   let open = true;
   let closed = false;
@@ -52,14 +54,14 @@ export const uiMessageResponse = (
         let completed = false;
         try {
           for (;;) {
-            const { done, value } = await reader.read();
+            const { done, value } = await reader.next();
             if (done) break;
             if (steps.each) for (const out of await steps.each(value)) sendPart(out);
             else sendPart(value);
           }
           completed = true;
         } catch (error) {
-          reader.cancel(error).catch(() => undefined);
+          stop();
           let errorText: string;
           try {
             errorText = steps.onError(error);
@@ -81,10 +83,10 @@ export const uiMessageResponse = (
         close();
       })();
     },
-    cancel(reason) {
+    cancel() {
       open = false;
       close();
-      return reader.cancel(reason);
+      stop();
     },
   });
   return new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS });

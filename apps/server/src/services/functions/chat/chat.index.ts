@@ -268,7 +268,14 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       stop.abort();
     },
   });
-  const streamed = call.stream(
+  const metadata: ChatMessageMetadata = {
+    user_message_id: turn.userMessageId,
+    assistant_message_id: replyId,
+    provider,
+    model: call.model,
+    ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
+  };
+  const streamed = call.streamUi(
     {
       messages: modelMessages,
       system,
@@ -320,6 +327,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         });
       },
     },
+    { metadata, sendSources: true },
   );
   // On PostgreSQL the write goes out at once, beside the provider call. On the embedded
   // database a query holds the event loop, so it waits until the provider request has left.
@@ -397,13 +405,6 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     );
   }
 
-  const metadata: ChatMessageMetadata = {
-    user_message_id: turn.userMessageId,
-    assistant_message_id: replyId,
-    provider,
-    model: call.model,
-    ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
-  };
   let turnFailed = false;
   // The reply is read from the provider at once; only its first part waits for the turn's commit.
   let committed = false;
@@ -431,33 +432,26 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   };
   // The stream counts as live until its last byte has left (or its client has gone).
   c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
-  return uiMessageResponse(
-    streamed.result.toUIMessageStream({
-      sendSources: true,
-      messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-      onError: (error) => streamed.reportFailure(error),
-    }),
-    {
-      each,
-      onError: (error) => {
-        if (!turnFailed) return streamed.reportFailure(error);
-        log.error({ err: error }, 'storing the turn failed');
-        return error instanceof ApiError
-          ? error.message
-          : 'Your message could not be saved. Nothing was sent; try again.';
-      },
-      tail: async (completed) => {
-        try {
-          // Every way a call ends reports it before the stream closes; this only guards the end.
-          if (completed) setImmediate(() => void end({ status: 'interrupted' }));
-          const stored = await ending.stored(() => deps.streams.closing);
-          return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
-        } catch (error) {
-          log.warn({ err: error }, 'ending the reply failed');
-          return [];
-        }
-      },
-      onClose: () => live.done(),
+  return uiMessageResponse(streamed.parts, {
+    each,
+    onError: (error) => {
+      if (!turnFailed) return streamed.reportFailure(error);
+      log.error({ err: error }, 'storing the turn failed');
+      return error instanceof ApiError
+        ? error.message
+        : 'Your message could not be saved. Nothing was sent; try again.';
     },
-  );
+    tail: async (completed) => {
+      try {
+        // Every way a call ends reports it before the stream closes; this only guards the end.
+        if (completed) setImmediate(() => void end({ status: 'interrupted' }));
+        const stored = await ending.stored(() => deps.streams.closing);
+        return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
+      } catch (error) {
+        log.warn({ err: error }, 'ending the reply failed');
+        return [];
+      }
+    },
+    onClose: () => live.done(),
+  });
 });
