@@ -8,8 +8,9 @@
  *
  * Both paths talk to `tools/provider-sim` (OpenAI Responses API, no chunk delay), so the
  * difference is what Chorus adds: session, key, rate limit and quota, the provider call through
- * the AI SDK, storing the turn beside it, and re-encoding as a UI message stream. Each stream
- * belongs to its own user (a browser of its own, with its cookies), so N streams are N people.
+ * the provider model (its own stream read as a plain turn), storing the turn beside it, and
+ * encoding it as a UI message stream. Each stream belongs to its own user (a browser of its own,
+ * with its cookies), so N streams are N people.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
