@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import type { KnowledgeBaseList } from '@chorus/shared/api/knowledge';
 import { routes } from '@/app/routes';
@@ -124,6 +124,13 @@ const typeAndSend = async (text: string) => {
 };
 
 describe('knowledge and files in the chat', () => {
+  // The chat route is a lazy page: when this file is the first in its worker to reach it, Vite
+  // transforms the whole chat module graph on that first render, which on a busy 2-core CI
+  // machine took longer than a findBy's 5 s. Importing it here puts that work outside the waits.
+  beforeAll(async () => {
+    await Promise.all([import('@/app/layouts/workspace-layout'), import('./chat-page')]);
+  }, 60_000);
+
   beforeEach(() => {
     fakeLayout();
     pendingKnowledgeBases.set([]);
