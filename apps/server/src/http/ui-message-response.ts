@@ -15,6 +15,15 @@ export type UiMessageResponseSteps = {
   onClose?: () => void;
 };
 
+/**
+ * The AI SDK's stream headers, and chunked transfer said outright: without it @hono/node-server
+ * reads the body's first chunks ahead of the head to see whether the whole body is already there
+ * (and could get a content-length), waiting a timer tick when the second chunk is not, so the
+ * first token left about a millisecond late (docs/BENCHMARKS.md, issue 11). A stream is never
+ * whole at that point. Node writes the chunked framing itself; HTTP/1.1 only, as we serve.
+ */
+const STREAM_HEADERS = { ...UI_MESSAGE_STREAM_HEADERS, 'transfer-encoding': 'chunked' };
+
 const encoder = new TextEncoder();
 const sse = (part: UIMessageChunk | '[DONE]') =>
   encoder.encode(`data: ${part === '[DONE]' ? part : JSON.stringify(part)}\n\n`);
@@ -89,5 +98,5 @@ export const uiMessageResponse = (
       stop();
     },
   });
-  return new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS });
+  return new Response(body, { headers: STREAM_HEADERS });
 };
