@@ -1,9 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two kinds of run: `unit` (no database, no network) and `integration` (the server against a
 // real database; TEST_DB=pglite|postgres picks which). `npm test` runs both, integration twice.
 export default defineConfig({
   test: {
+    // A worker per core, not vitest's default of one fewer: a test file spends much of its time
+    // waiting on its database, its server child or a timer, so on 2 cores one worker left the
+    // machine half idle (integration on PGlite 288 → 195 s wall, on PostgreSQL 265 → 164 s).
+    // More workers than cores starve the tests that time a live stream against a second process.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         test: {

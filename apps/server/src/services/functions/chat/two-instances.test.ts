@@ -62,7 +62,7 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL', 
 
     // A slow reply on A, still streaming while B starts.
     const slow = await readUntil(
-      await ann.chat(conversation, 'Take your time [sim:tokens 60] [sim:delay-ms 100]'),
+      await ann.chat(conversation, 'Take your time [sim:tokens 120] [sim:delay-ms 100]'),
       (sse) => sse.includes('text-delta'),
     );
     const b = await start();
