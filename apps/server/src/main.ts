@@ -15,6 +15,9 @@ import { createLogger } from './logger.ts';
 import { sessionAuthenticator } from './services/realtime/authenticate.ts';
 import { seedSystemKeys } from './services/keys/seed-system-keys.ts';
 
+/** Longer than the minute clients and proxies keep an idle connection open. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 const start = async () => {
   let config;
   try {
@@ -63,6 +66,12 @@ const start = async () => {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
   });
+
+  // Node closes an idle keep-alive connection after 5 s, and a client that sends its next request
+  // on it just then gets ECONNRESET (seen in e2e, a poll after a pause). Clients and proxies keep
+  // idle sockets for up to a minute, so the server keeps them longer than that; a graceful stop
+  // still closes idle ones at once (graceful-stop.ts).
+  (server as Server).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   await deps.realtime.attach(server as Server, sessionAuthenticator(deps));
 
