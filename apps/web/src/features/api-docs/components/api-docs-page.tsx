@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { AlertCircle } from 'lucide-react';
 import { PageHeader } from '@/components/ui/page-header';
 import { CenteredSpinner } from '@/components/ui/spinner';
@@ -53,9 +54,17 @@ const OperationCard = ({
   entry: OperationEntry;
   schemas: Record<string, JsonSchema>;
 }) => {
-  const { method, path, operation, parameters } = entry;
+  const { method, path, operation } = entry;
+  // The reference lists every operation; a card's parameters and schemas are drawn only once it
+  // is opened, so the page holds a few hundred nodes instead of tens of thousands.
+  const [opened, setOpened] = useState(false);
   return (
-    <details className="group rounded-lg border bg-card">
+    <details
+      className="group rounded-lg border bg-card"
+      onToggle={(event) => {
+        if (event.currentTarget.open) setOpened(true);
+      }}
+    >
       <summary className="flex cursor-pointer list-none flex-wrap items-center gap-3 px-4 py-3 [&::-webkit-details-marker]:hidden">
         <span
           className={cn(
@@ -72,69 +81,82 @@ const OperationCard = ({
           <span className="text-sm text-muted-foreground">{operation.summary}</span>
         ) : null}
       </summary>
-      <div className="grid gap-5 border-t px-4 py-4 text-sm">
-        {operation.description ? (
-          <p className="text-muted-foreground">{operation.description}</p>
-        ) : null}
-        {parameters.length > 0 ? (
-          <section>
-            <h4 className="font-medium">Parameters</h4>
-            <ul className="mt-2 grid gap-1.5">
-              {parameters.map((parameter) => (
-                <li key={`${parameter.in}-${parameter.name}`} className="font-mono text-xs">
-                  <span className="font-semibold">{parameter.name}</span>
-                  {parameter.required ? <span className="text-destructive">*</span> : null}
-                  <span className="text-muted-foreground">
-                    {' '}
-                    ({parameter.in})
-                    {parameter.schema?.type ? `: ${String(parameter.schema.type)}` : ''}
-                  </span>
-                  {parameter.description ? (
-                    <p className="font-sans text-muted-foreground">{parameter.description}</p>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
-        {operation.requestBody ? (
-          <section>
-            <h4 className="font-medium">
-              Request body{operation.requestBody.required ? '' : ' (optional)'}
-            </h4>
-            {operation.requestBody.description ? (
-              <p className="text-muted-foreground">{operation.requestBody.description}</p>
-            ) : null}
-            <Content content={operation.requestBody.content} schemas={schemas} />
-          </section>
-        ) : null}
-        {operation.responses ? (
-          <section>
-            <h4 className="font-medium">Responses</h4>
-            <ul className="mt-2 grid gap-3">
-              {Object.entries(operation.responses).map(([status, response]) => (
-                <li key={status}>
-                  <p>
-                    <span
-                      className={cn(
-                        'font-mono font-semibold',
-                        status.startsWith('2')
-                          ? 'text-emerald-600 dark:text-emerald-400'
-                          : 'text-amber-700 dark:text-amber-300',
-                      )}
-                    >
-                      {status}
-                    </span>{' '}
-                    <span className="text-muted-foreground">{response.description}</span>
-                  </p>
-                  <Content content={response.content} schemas={schemas} />
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
-      </div>
+      {opened ? <OperationBody entry={entry} schemas={schemas} /> : null}
     </details>
+  );
+};
+
+const OperationBody = ({
+  entry,
+  schemas,
+}: {
+  entry: OperationEntry;
+  schemas: Record<string, JsonSchema>;
+}) => {
+  const { operation, parameters } = entry;
+  return (
+    <div className="grid gap-5 border-t px-4 py-4 text-sm">
+      {operation.description ? (
+        <p className="text-muted-foreground">{operation.description}</p>
+      ) : null}
+      {parameters.length > 0 ? (
+        <section>
+          <h4 className="font-medium">Parameters</h4>
+          <ul className="mt-2 grid gap-1.5">
+            {parameters.map((parameter) => (
+              <li key={`${parameter.in}-${parameter.name}`} className="font-mono text-xs">
+                <span className="font-semibold">{parameter.name}</span>
+                {parameter.required ? <span className="text-destructive">*</span> : null}
+                <span className="text-muted-foreground">
+                  {' '}
+                  ({parameter.in})
+                  {parameter.schema?.type ? `: ${String(parameter.schema.type)}` : ''}
+                </span>
+                {parameter.description ? (
+                  <p className="font-sans text-muted-foreground">{parameter.description}</p>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {operation.requestBody ? (
+        <section>
+          <h4 className="font-medium">
+            Request body{operation.requestBody.required ? '' : ' (optional)'}
+          </h4>
+          {operation.requestBody.description ? (
+            <p className="text-muted-foreground">{operation.requestBody.description}</p>
+          ) : null}
+          <Content content={operation.requestBody.content} schemas={schemas} />
+        </section>
+      ) : null}
+      {operation.responses ? (
+        <section>
+          <h4 className="font-medium">Responses</h4>
+          <ul className="mt-2 grid gap-3">
+            {Object.entries(operation.responses).map(([status, response]) => (
+              <li key={status}>
+                <p>
+                  <span
+                    className={cn(
+                      'font-mono font-semibold',
+                      status.startsWith('2')
+                        ? 'text-emerald-600 dark:text-emerald-400'
+                        : 'text-amber-700 dark:text-amber-300',
+                    )}
+                  >
+                    {status}
+                  </span>{' '}
+                  <span className="text-muted-foreground">{response.description}</span>
+                </p>
+                <Content content={response.content} schemas={schemas} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
   );
 };
 
