@@ -28,6 +28,13 @@ const vitestReporters = (name) => [
 // Written by e2e/playwright.config.ts's JSON reporter.
 const e2eReport = join(root, '.tmp', 'e2e', 'report.json');
 
+// The browser steps need Chromium; a fresh machine installs it with apt-get (half a minute, most
+// of it download and unpacking), so that starts with the run, beside lint and types, and the
+// browser steps wait for it. Started only when the plan has a browser step (see below).
+let chromiumReady;
+const chromium = () =>
+  (chromiumReady ??= ensureChromium({ log: join(reportDir, 'apt-chromium.log') }));
+
 /** A step runs commands in order; it passes when all exit 0, or returns { skip: reason }. */
 const steps = [
   {
@@ -108,7 +115,7 @@ const steps = [
     name: 'bundle budgets',
     groups: ['e2e'],
     run: async () => {
-      const problem = await ensureChromium();
+      const problem = await chromium();
       if (problem) {
         console.error(problem);
         return 1;
@@ -122,7 +129,7 @@ const steps = [
     report: () => slowestPlaywrightTests(e2eReport),
     run: async () => {
       rmSync(e2eReport, { force: true });
-      const problem = await ensureChromium();
+      const problem = await chromium();
       if (problem) {
         console.error(problem);
         return 1;
@@ -162,6 +169,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const started = Date.now();
+// Its outcome is read by the steps that need it (a failure there fails them, not the run now).
+if (plan.some((step) => step.groups?.includes('e2e'))) chromium().catch(() => {});
 for (const [index, step] of plan.entries()) {
   console.log(`\n━━━ [${index + 1}/${plan.length}] ${step.name} ━━━`);
   const t0 = Date.now();

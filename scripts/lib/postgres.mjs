@@ -89,7 +89,7 @@ export const ensurePostgres = async () => {
       };
     }
     console.log('PostgreSQL is not installed; installing it with apt-get.');
-    if (!(await aptInstall('postgresql'))) {
+    if (!(await aptInstall(['postgresql']))) {
       return { ok: false, reason: 'apt-get install postgresql failed' };
     }
     // Debian's package may have started its own cluster on 5432; use it if so.

@@ -1,12 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 
-/** Runs a command with inherited stdio and resolves to its exit code (never rejects). */
-export const run = (command, args, { env, cwd, timeoutSeconds } = {}) =>
+/**
+ * Runs a command and resolves to its exit code (never rejects). Its output goes to ours, or,
+ * with `output` (an open file descriptor), to that file.
+ */
+export const run = (command, args, { env, cwd, timeoutSeconds, output } = {}) =>
   new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
       env: { ...process.env, ...env },
-      stdio: 'inherit',
+      stdio: output === undefined ? 'inherit' : ['ignore', output, output],
     });
     let timer;
     if (timeoutSeconds) {
