@@ -63,17 +63,18 @@ const start = async () => {
   await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
   await deps.jobs.start(jobList(), deps);
   const app = createApp(deps, web);
+  // An http.Server: serve() is typed for http2 too, which Chorus does not use.
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
-  });
+  }) as Server;
 
   // Node closes an idle keep-alive connection after 5 s, and a client that sends its next request
   // on it just then gets ECONNRESET (seen in e2e, a poll after a pause). Clients and proxies keep
   // idle sockets for up to a minute, so the server keeps them longer than that; a graceful stop
   // still closes idle ones at once (graceful-stop.ts).
-  (server as Server).keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
-  await deps.realtime.attach(server as Server, sessionAuthenticator(deps));
+  await deps.realtime.attach(server, sessionAuthenticator(deps));
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     log.fatal(
@@ -96,7 +97,7 @@ const start = async () => {
       config.shutdownGraceMs + SAVE_DRAIN_MS + 10_000,
     );
     force.unref();
-    stopGracefully({ server: server as Server, deps, database, graceMs: config.shutdownGraceMs })
+    stopGracefully({ server, deps, database, graceMs: config.shutdownGraceMs })
       .then(() => {
         log.info('stopped');
         process.exit(0);
