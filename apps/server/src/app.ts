@@ -6,7 +6,7 @@ import { messageFor } from '@chorus/shared/error-catalogue';
 import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
-import { answeringDatabaseUnavailable, healthCheck } from './http/health.ts';
+import { answeringDatabaseUnavailable, healthCheck, livenessCheck } from './http/health.ts';
 import { createRouter } from './http/openapi.ts';
 import { rateLimit, rateLimitData } from './http/rate-limit.ts';
 import { loadSession } from './http/session.ts';
@@ -211,7 +211,10 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     }),
   );
 
+  // Probes (README, "Health"): /livez the process, /readyz (and /healthz) database and feed.
   app.get('/healthz', healthCheck);
+  app.get('/readyz', healthCheck);
+  app.get('/livez', livenessCheck);
 
   const apiBodyLimit = bodyLimit({
     maxSize: 1024 * 1024,

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
@@ -10,6 +10,8 @@ import { interruptAbandonedReplies } from './db/repositories/messages.ts';
 import { createDeps } from './deps.ts';
 import { jobList } from './jobs/job-list.ts';
 import { SAVE_DRAIN_MS, stopGracefully } from './lifecycle/graceful-stop.ts';
+import { DataDirLockedError, lockDataDir } from './lifecycle/data-dir-lock.ts';
+import { answerWhileStarting } from './http/health.ts';
 import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
 import { sessionAuthenticator } from './services/realtime/authenticate.ts';
@@ -30,6 +32,68 @@ const start = async () => {
     throw error;
   }
   const log = createLogger(config.logLevel);
+
+  // 1. The embedded database has one owner: a second process stops here, before it reads or
+  // writes anything in DATA_DIR (data-dir-lock.ts).
+  if (!config.databaseUrl) {
+    let lock;
+    try {
+      lock = lockDataDir(config.dataDir, {
+        onLost: (why) => {
+          // Another process writes to this database now: not one more write from this one.
+          log.fatal({ why }, "DATA_DIR is no longer this process's; stopping at once");
+          process.exit(1);
+        },
+      });
+    } catch (error) {
+      if (error instanceof DataDirLockedError) {
+        console.error(`Chorus cannot start. ${error.message}`);
+        process.exit(1);
+      }
+      throw error;
+    }
+    const held = lock;
+    process.on('exit', () => held.release());
+  }
+
+  // A stop asked for while starting ends the process at once: nothing is being served yet.
+  const stopWhileStarting = (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'stopped while starting');
+    process.exit(0);
+  };
+  process.once('SIGTERM', stopWhileStarting);
+  process.once('SIGINT', stopWhileStarting);
+
+  // 2. The port, before the database is opened: a taken port is told at once. Until the app is
+  // ready, requests are answered 503 "starting" (and /livez 200).
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = (request) =>
+    answerWhileStarting(request);
+  // An http.Server: createAdaptorServer() is typed for http2 too, which Chorus does not use.
+  const server = createAdaptorServer({ fetch: (request, env) => handle(request, env) }) as Server;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(
+      `Chorus cannot start. ${
+        code === 'EADDRINUSE'
+          ? `Port ${config.port} is already in use; set PORT to a free port.`
+          : code === 'EACCES'
+            ? `Port ${config.port} needs privileges this process does not have; set PORT to another port.`
+            : (error as Error).message
+      }`,
+    );
+    process.exit(1);
+  }
+  server.on('error', (error: NodeJS.ErrnoException) => log.error({ err: error }, 'server error'));
+
+  // 3. The database.
   const database = openDatabase(config);
   log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
   await database.migrate();
@@ -63,10 +127,6 @@ const start = async () => {
   await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
   await deps.jobs.start(jobList(), deps);
   const app = createApp(deps, web);
-  // An http.Server: serve() is typed for http2 too, which Chorus does not use.
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info({ port: info.port, url: config.appUrl }, 'Chorus is listening');
-  }) as Server;
 
   // Node closes an idle keep-alive connection after 5 s, and a client that sends its next request
   // on it just then gets ECONNRESET (seen in e2e, a poll after a pause). Clients and proxies keep
@@ -75,16 +135,8 @@ const start = async () => {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   await deps.realtime.attach(server, sessionAuthenticator(deps));
-
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    log.fatal(
-      { code: error.code, port: config.port },
-      error.code === 'EADDRINUSE'
-        ? `Port ${config.port} is already in use; set PORT to a free port`
-        : error.message,
-    );
-    process.exit(1);
-  });
+  handle = (request, env) => app.fetch(request, env);
+  log.info({ port: config.port, url: config.appUrl }, 'Chorus is listening');
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -107,6 +159,8 @@ const start = async () => {
         process.exit(1);
       });
   };
+  process.off('SIGTERM', stopWhileStarting);
+  process.off('SIGINT', stopWhileStarting);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 };

@@ -79,6 +79,9 @@ export const errorCatalogue = {
       'The database is not answering right now, so nothing was changed. Try again in a moment.',
     detail: ({ seconds }: { seconds: number }) => serviceMessages.databaseUnavailable(seconds),
   },
+  'server:starting': {
+    message: 'Chorus is starting. Try again in a few seconds.',
+  },
   'rate_limit:exceeded': {
     message: 'Too many requests. Wait a moment, then try again.',
     detail: ({ operation, seconds }: { operation: string; seconds: number }) =>

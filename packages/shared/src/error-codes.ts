@@ -18,6 +18,7 @@ export const errorCodes = [
   'http:not_found',
   'server:internal',
   'database:unavailable',
+  'server:starting',
   'rate_limit:exceeded',
   // Auth and people
   'auth:required',

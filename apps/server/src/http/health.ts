@@ -12,7 +12,7 @@ export const HEALTH_TIMEOUT_MS = 1_000;
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * GET /healthz: 200 `{status: 'ok', database: 'ok', realtime}` when the database answers within
+ * GET /healthz and GET /readyz: 200 `{status: 'ok', database: 'ok', realtime}` when the database answers within
  * a second and the change feed listens; 503 with what is wrong otherwise, so a load balancer
  * sends people elsewhere. `realtime` is `off` where no socket server is attached (tests).
  */
@@ -35,6 +35,32 @@ export const healthCheck = async (c: Context<AppEnv>) => {
   const ok = database === 'ok' && realtime !== 'unavailable';
   return c.json({ status: ok ? 'ok' : 'unavailable', database, realtime }, ok ? 200 : 503);
 };
+
+/** GET /livez: the process is up and its event loop turns. Asks nothing of the database. */
+export const livenessCheck = (c: Context<AppEnv>) => c.json({ status: 'ok' });
+
+/**
+ * What the server answers while it starts: the port is taken before the database is opened and
+ * migrated, so a taken port is told at once, and until the app is ready every request but /livez
+ * is a 503 that says so (probes: `starting`).
+ */
+export const answerWhileStarting = (request: Request): Response => {
+  const { pathname } = new URL(request.url);
+  const headers = {
+    'cache-control': 'no-store',
+    'retry-after': String(STARTING_RETRY_AFTER_SECONDS),
+  };
+  if (pathname === '/livez') return Response.json({ status: 'ok' }, { headers });
+  if (pathname === '/readyz' || pathname === '/healthz')
+    return Response.json({ status: 'starting' }, { status: 503, headers });
+  return Response.json(errorBody(messageFor('server:starting'), 'server:starting'), {
+    status: 503,
+    headers,
+  });
+};
+
+/** What a client is told to wait while the server starts. */
+const STARTING_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Wraps the app's error handler: a request that failed because the database is unreachable or

@@ -29,18 +29,15 @@ export type ServerProcess = {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/**
- * Starts main.ts on `port` (a free one by default) with `env`, pointed at the provider simulator,
- * and waits until /healthz answers 200.
- */
-export const startServerProcess = async (opts: {
+/** main.ts in a child process on `port` with `env`, pointed at the provider simulator. */
+export const spawnServerProcess = (opts: {
   dataDir: string;
   simBaseUrls: Record<string, string>;
+  port: number;
   databaseUrl?: string | undefined;
-  port?: number;
   env?: Record<string, string>;
-}): Promise<ServerProcess> => {
-  const port = opts.port ?? (await freePort());
+}): ServerProcess => {
+  const { port } = opts;
   const child = spawn(process.execPath, ['--import', 'tsx', mainTs], {
     env: {
       ...process.env,
@@ -57,11 +54,10 @@ export const startServerProcess = async (opts: {
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  const server: ServerProcess = {
+  return {
     child,
     port,
-    base,
+    base: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
     exited,
     async kill(signal = 'SIGKILL') {
@@ -69,6 +65,22 @@ export const startServerProcess = async (opts: {
       return exited;
     },
   };
+};
+
+/**
+ * Starts main.ts on `port` (a free one by default) with `env`, pointed at the provider simulator,
+ * and waits until /healthz answers 200.
+ */
+export const startServerProcess = async (opts: {
+  dataDir: string;
+  simBaseUrls: Record<string, string>;
+  databaseUrl?: string | undefined;
+  port?: number;
+  env?: Record<string, string>;
+}): Promise<ServerProcess> => {
+  const server = spawnServerProcess({ ...opts, port: opts.port ?? (await freePort()) });
+  const { child, base } = server;
+  const stderr = server.stderr;
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     try {
@@ -76,11 +88,11 @@ export const startServerProcess = async (opts: {
     } catch {
       // not listening yet
     }
-    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+    if (child.exitCode !== null) throw new Error(`server exited: ${stderr()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not become healthy: ${stderr}`);
+  throw new Error(`server did not become healthy: ${stderr()}`);
 };
 
 /**
