@@ -1,5 +1,13 @@
 // `npm start`: build what is missing or stale, then serve API + web app in this process.
-import { spawnSync } from 'node:child_process';
+//
+// Signals: npm runs a script through `sh -c`, and npm passes SIGTERM and SIGINT on to its child
+// only. Debian's sh (dash) does not replace itself with the command it runs, and dies of the
+// signal without passing it on: npm exited 143 at once while node went on serving, orphaned. So
+// package.json's script is `exec node scripts/start.mjs` (the shell becomes node), the server
+// runs in this very process (main.ts stops gracefully on either signal), and a build started
+// here is handed the signal too.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,8 +48,17 @@ if (built === 0 || changed > built) {
       ? 'Building Chorus (first start)…'
       : 'Sources changed since the last build; rebuilding…',
   );
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const forward = (signal) => build.kill(signal);
+  process.on('SIGTERM', forward);
+  process.on('SIGINT', forward);
+  const { code, signal } = await new Promise((resolve) =>
+    build.once('exit', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })),
+  );
+  process.off('SIGTERM', forward);
+  process.off('SIGINT', forward);
+  if (signal) process.exit(128 + (constants.signals[signal] ?? 1));
+  if (code !== 0) process.exit(code ?? 1);
 }
 
 await import(pathToFileURL(at('apps/server/dist/main.js')).href);
