@@ -11,8 +11,8 @@ import {
   type ErrorDialect,
   type SimContext,
 } from './engine.ts';
-import { asArray, asRecord, asString, sendJson } from './http.ts';
-import { countWords, readKeyBehaviour } from './script.ts';
+import { asArray, asRecord, asString, sendJson, untilAborted } from './http.ts';
+import { countWords, readDirectives, readKeyBehaviour } from './script.ts';
 
 export type EmbeddingModelInfo = {
   /** What the model returns when the request names no dimensions. */
@@ -154,6 +154,11 @@ export const runEmbeddings = async (
   if (readKeyBehaviour(key).badFormat) return sendJson(ctx.res, 200, BAD_FORMAT_BODY);
   if (dialect.maxInputs && request.inputs.length > dialect.maxInputs.limit) {
     return sendJson(ctx.res, 400, dialect.maxInputs.body);
+  }
+
+  // An input with `[sim:hang]`: no answer at all until the client gives up.
+  if (request.inputs.some((input) => readDirectives(input.text).hang)) {
+    return untilAborted(ctx.signal);
   }
 
   const info = embeddingModelInfo(request.model, dialect.defaultDimensions);

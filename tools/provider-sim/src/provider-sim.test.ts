@@ -839,6 +839,23 @@ describe('embeddings', () => {
       }
     });
 
+    it('answers nothing to an input with [sim:hang] until the client gives up', async () => {
+      const controller = new AbortController();
+      const pending = embedMany({
+        model: model(KEY),
+        values: ['fine', 'wait [sim:hang]'],
+        maxRetries: 0,
+        abortSignal: controller.signal,
+      }).then(
+        () => 'answered',
+        () => 'aborted',
+      );
+      await vi.waitFor(() => expect(sim.requests.at(-1)?.outcome).toBe('pending'));
+      controller.abort();
+      expect(await pending).toBe('aborted');
+      await vi.waitFor(() => expect(sim.requests.at(-1)?.outcome).toBe('client-disconnected'));
+    });
+
     it('answers 401, 429 and 500 for the scripted keys', async () => {
       for (const [apiKey, status] of [
         ['sk-invalid-key', 401],

@@ -1,7 +1,7 @@
 import {
   embedMany,
   experimental_streamTextLowMemory as streamText,
-  generateText,
+  streamText as streamTextWhole,
   type ModelMessage,
   type StopCondition,
   type ToolChoice,
@@ -410,12 +410,15 @@ const modelCall = (
     async generate(settings) {
       const usage = meter();
       const timeoutMs = settings.timeoutMs ?? defaultTimeoutMs;
-      const signals = [AbortSignal.timeout(timeoutMs), settings.signal].filter(
-        (s): s is AbortSignal => s !== undefined,
-      );
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const abortSignal = settings.signal ? AbortSignal.any([deadline, settings.signal]) : deadline;
       try {
-        const { text, totalUsage, steps } = await generateText({
-          model: languageModel(),
+        // Streamed, and read to its end here: the provider's silence is then measured between
+        // pieces of the answer, with the same idle limit as a chat (stall-guard.ts), so a hang
+        // fails within that limit, a long answer that keeps coming does not, and no retry
+        // waits the hang out a second time (a stall is not retried).
+        const result = streamTextWhole({
+          model: languageModel(stallGuardedFetch(deps.config.providerIdleTimeoutMs)),
           messages: settings.messages,
           system: settings.system,
           tools: settings.tools,
@@ -425,17 +428,23 @@ const modelCall = (
           topP: settings.topP,
           maxOutputTokens: settings.maxOutputTokens,
           maxRetries: settings.maxRetries ?? 1,
-          abortSignal: AbortSignal.any(signals),
+          abortSignal,
+          // Read from the stream below, where it ends the call.
+          onError: () => undefined,
         });
+        let approvalRequested = false;
+        for await (const part of result.fullStream) {
+          if (part.type === 'error') throw part.error;
+          if (part.type === 'abort') throw abortSignal.reason ?? new Error('The call was stopped.');
+          if (part.type === 'tool-approval-request') approvalRequested = true;
+        }
+        const [text, totalUsage] = await Promise.all([result.text, result.totalUsage]);
         const { usage: measured, saved } = usage.record('ok', totalUsage);
         await settledWithin(saved, SAVE_WAIT_MS);
-        const approvalRequested = steps.some((step) =>
-          step.content.some((part) => part.type === 'tool-approval-request'),
-        );
         return { text, usage: measured, approvalRequested };
       } catch (error) {
         await settledWithin(usage.record('error').saved, SAVE_WAIT_MS);
-        if (error instanceof Error && error.name === 'TimeoutError') {
+        if (deadline.aborted || (error instanceof Error && error.name === 'TimeoutError')) {
           throw new ApiError(
             504,
             'provider:timeout',
@@ -446,7 +455,10 @@ const modelCall = (
           );
         }
         warn(error, 'provider call failed');
-        throw new ProviderCallError(describe(error), rateLimitOf(error));
+        const failure = classifyProviderError(provider, error);
+        if (failure.code === 'provider:stalled')
+          throw new ApiError(504, failure.code, failure.message);
+        throw new ProviderCallError(failure.message, rateLimitOf(error));
       }
     },
   };
@@ -479,6 +491,9 @@ export const embedTexts = async (
     model,
     apiKey: key.apiKey,
     baseUrls: deps.config.providerBaseUrls,
+    // The same idle limit as every model call: an answer that does not start within it fails,
+    // and a stall is not retried.
+    fetch: stallGuardedFetch(deps.config.providerIdleTimeoutMs),
   });
   if (!embeddingModel) {
     throw new ApiError(
@@ -527,6 +542,7 @@ export const embedTexts = async (
     if (failure.code === 'provider:rate_limited') {
       throw new ApiError(429, 'provider:rate_limited', failure.message);
     }
+    if (failure.code === 'provider:stalled') throw new ApiError(504, failure.code, failure.message);
     throw new ApiError(502, 'provider:failed', failure.message);
   }
 };

@@ -66,20 +66,22 @@ export const getEmbeddingModel = ({
   model,
   apiKey,
   baseUrls,
+  fetch,
 }: Omit<ModelRequest, 'model'> & { model: string }): EmbeddingModel | null => {
   const baseURL = baseUrls[provider];
   switch (provider) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL }).embedding(model);
+      return createOpenAI({ apiKey, baseURL, fetch }).embedding(model);
     case 'gemini':
-      return createGoogleGenerativeAI({ apiKey, baseURL }).embedding(model);
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch }).embedding(model);
     case 'mistral':
-      return createMistral({ apiKey, baseURL }).embedding(model);
+      return createMistral({ apiKey, baseURL, fetch }).embedding(model);
     case 'ollama':
       return createOpenAICompatible({
         name: 'ollama',
         apiKey,
         baseURL: `${baseURL}/v1`,
+        fetch,
       }).embeddingModel(model);
     default:
       return null;
