@@ -6,7 +6,12 @@ import { messageFor } from '@chorus/shared/error-catalogue';
 import type { AppEnv, AuthedEnv, Deps } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
-import { answeringDatabaseUnavailable, healthCheck, livenessCheck } from './http/health.ts';
+import {
+  answeringDatabaseUnavailable,
+  databaseFault,
+  healthCheck,
+  livenessCheck,
+} from './http/health.ts';
 import { createRouter } from './http/openapi.ts';
 import { rateLimit, rateLimitData } from './http/rate-limit.ts';
 import { loadSession } from './http/session.ts';
@@ -288,9 +293,16 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
   const sameOrigin = requireTrustedOrigin(config.trustedOrigins);
   app.post(`${AUTH_BASE_PATH}/refresh-session`, sameOrigin, refreshSession);
   app.get(`${AUTH_BASE_PATH}/get-session`, getSession);
-  app.on(['GET', 'POST'], `${AUTH_BASE_PATH}/*`, async (c) =>
-    withoutSessionToken(await deps.auth.handler(c.req.raw)),
-  );
+  app.on(['GET', 'POST'], `${AUTH_BASE_PATH}/*`, async (c) => {
+    const res = await deps.auth.handler(c.req.raw);
+    // better-auth answers a failed database read with a bare 500: a 503 when the database is
+    // what failed (the error handler words it).
+    if (res.status >= 500) {
+      const fault = await databaseFault(deps);
+      if (fault) throw fault;
+    }
+    return withoutSessionToken(res);
+  });
 
   // --- /rest/v1, /functions/v1 and /storage/v1: zod-described routes, one OpenAPI document.
   // Uploads are not held to the 1 MB body limit: they stream, within their plan's own limits.

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Context, ErrorHandler } from 'hono';
 import { messageFor } from '@chorus/shared/error-catalogue';
-import { isDatabaseUnavailable } from '../db/database-errors.ts';
-import type { AppEnv } from './app-env.ts';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/database-errors.ts';
+import type { AppEnv, Deps } from './app-env.ts';
 import { errorBody } from './errors.ts';
 
 /** /healthz answers within this, whatever the database does (issue 13, point 14). */
@@ -10,6 +10,30 @@ export const HEALTH_TIMEOUT_MS = 1_000;
 
 /** What a client is told to wait before trying again while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Why the database cannot serve right now: the error of a `select 1` that failed for want of a
+ * database, or a DatabaseUnavailableError when it got no answer within HEALTH_TIMEOUT_MS. Null
+ * when it answered. For failures whose cause was swallowed on the way (better-auth answers a
+ * failed read with "Failed to get session" and keeps the cause to its log).
+ */
+export const databaseFault = async (deps: Pick<Deps, 'database'>): Promise<Error | null> => {
+  let timer: NodeJS.Timeout | undefined;
+  const answer = await Promise.race([
+    deps.database.db.execute(sql`select 1`).then(
+      () => null,
+      (error: unknown) => error,
+    ),
+    new Promise<Error>((resolve) => {
+      timer = setTimeout(
+        () => resolve(new DatabaseUnavailableError('The database did not answer in time.')),
+        HEALTH_TIMEOUT_MS,
+      );
+    }),
+  ]);
+  clearTimeout(timer);
+  return answer instanceof Error && isDatabaseUnavailable(answer) ? answer : null;
+};
 
 /**
  * GET /healthz and GET /readyz: 200 `{status: 'ok', database: 'ok', realtime}` when the database answers within

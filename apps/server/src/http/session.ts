@@ -6,6 +6,7 @@ import { AUTH_COOKIE_PREFIX, secureCookies } from '../services/auth/auth.ts';
 import { SESSION_UNANNOUNCED_TRUST_MS } from '../services/auth/session-cache.ts';
 import type { AppEnv, AuthedEnv, Deps, SessionInfo, SessionUser } from './app-env.ts';
 import { ApiError } from './errors.ts';
+import { databaseFault } from './health.ts';
 
 export type ActiveSession = { user: SessionUser; session: SessionInfo; role: Role | null };
 
@@ -63,15 +64,23 @@ const fromCookieCache = async (
 };
 
 const fromBetterAuth = async (
-  deps: Pick<Deps, 'auth'>,
+  deps: Pick<Deps, 'auth' | 'database'>,
   headers: Headers,
   query?: { disableCookieCache?: boolean; disableRefresh?: boolean },
 ): Promise<FoundSession | null> => {
-  const { headers: answered, response: found } = await deps.auth.api.getSession({
-    headers,
-    returnHeaders: true,
-    ...(query && { query }),
-  });
+  let answer;
+  try {
+    answer = await deps.auth.api.getSession({
+      headers,
+      returnHeaders: true,
+      ...(query && { query }),
+    });
+  } catch (error) {
+    // better-auth turns a failed database read into "Failed to get session" without its cause:
+    // when the database is what failed, this is a 503 like any other request's, not a 500.
+    throw (await databaseFault(deps)) ?? error;
+  }
+  const { headers: answered, response: found } = answer;
   return found
     ? { user: found.user, session: found.session, setCookies: answered?.getSetCookie() ?? [] }
     : null;
