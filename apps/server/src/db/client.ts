@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { withinResponsive } from '../lib/responsive-timeout.ts';
 import { createPostgresPool, defaultPoolSettings, type PoolSettings } from './postgres-pool.ts';
 import * as schema from './schema/index.ts';
 import { ensureVectorStore } from './vector-store.ts';
@@ -182,22 +183,31 @@ const listenPostgres = async (
     void c.end().catch(() => undefined);
     again();
   };
+  // Its waits count responsive time (responsive-timeout.ts): a busy or paused process does not
+  // drop a feed whose answers are waiting to be read.
+  const silent = () => new Error('The database did not answer in time.');
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: timeouts.connectMs,
-      query_timeout: timeouts.connectMs,
-      keepAlive: true,
-    });
+    const c = new pg.Client({ connectionString: url, keepAlive: true });
     c.on('notification', (msg) => {
       if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
     });
     c.on('error', () => drop(c));
     c.on('end', () => drop(c));
+    const cut = () =>
+      (
+        c as unknown as { connection?: { stream?: { destroy(): void } } }
+      ).connection?.stream?.destroy();
     try {
-      await c.connect();
-      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await withinResponsive(
+        (async () => {
+          await c.connect();
+          await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        })(),
+        timeouts.connectMs,
+        silent,
+        cut,
+      );
     } catch {
       void c.end().catch(() => undefined);
       again();
@@ -210,7 +220,7 @@ const listenPostgres = async (
     client = c;
     failures = 0;
     ping = setInterval(() => {
-      c.query('select 1').catch(() => drop(c));
+      withinResponsive(c.query('select 1'), timeouts.connectMs, silent).catch(() => drop(c));
     }, LISTEN_PING_MS);
     ping.unref();
     report('up');

@@ -47,7 +47,9 @@ const someCause = (error: unknown, test: (e: object) => boolean): boolean => {
 
 /**
  * The server or the link to it is gone, as opposed to the database being busy (a statement
- * cancelled by its timeout, a full pool): what makes the pool stop sending work (postgres-pool.ts).
+ * cancelled by its timeout, a full pool) or merely slow to answer us: what makes the pool stop
+ * sending work (postgres-pool.ts). Only what the server or the kernel said counts (refused, reset,
+ * cut, a SQLSTATE of class 08 or 57P0x); a timeout of our own does not (isClientTimeout).
  */
 export const isConnectionLost = (error: unknown): boolean =>
   someCause(error, (e) => {
@@ -56,11 +58,24 @@ export const isConnectionLost = (error: unknown): boolean =>
       return true;
     return (
       typeof message === 'string' &&
+      ['Connection terminated unexpectedly', 'is not queryable'].some((m) => message.includes(m))
+    );
+  });
+
+/**
+ * A timer of this process ran out while it waited for the database (a connection, an answer).
+ * That may be the database's silence, or this process being too busy or paused to read an answer
+ * that came: the pool checks on a fresh connection before it believes the link lost.
+ */
+export const isClientTimeout = (error: unknown): boolean =>
+  someCause(error, (e) => {
+    const { message } = e as { message?: unknown };
+    return (
+      typeof message === 'string' &&
       [
-        'Connection terminated unexpectedly',
         'Connection terminated due to connection timeout',
         'Query read timeout',
-        'is not queryable',
+        'timeout exceeded when trying to connect',
       ].some((m) => message.includes(m))
     );
   });

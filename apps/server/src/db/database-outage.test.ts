@@ -11,6 +11,11 @@ import { providerEnv, startTestApp, TEST_APP_URL, type TestApp } from '../test/h
 import { testDriver } from '../test/database.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../test/private-postgres.ts';
 import { partsOf, textOf, waitFor } from '../test/streams.ts';
+import {
+  expectOnlyUnavailable,
+  outageVisitor,
+  trafficThroughOutage,
+} from '../test/outage-traffic.ts';
 import { sessionAuthenticator } from '../services/realtime/authenticate.ts';
 import { connectPostgres } from './client.ts';
 import { messages, usageEvents } from './schema/index.ts';
@@ -163,68 +168,19 @@ describe.skipIf(!pgBinaries)('a PostgreSQL outage', () => {
   }, 60_000);
 
   it('answers every signed-in request 503 database:unavailable with Retry-After, 30 s into the outage too, sessions included', async () => {
-    const dee = await t.user('outage-dee@example.com');
-    await dee.request('PUT', '/rest/v1/api-keys/openai', { api_key: 'sk-outage-0004' });
-    const conv = (await dee.post<Conversation>('/rest/v1/conversations', {})).body;
-    const guest = t.client();
-    const traffic = () =>
-      Promise.all([
-        dee.get('/rest/v1/conversations'),
-        dee.get(`/rest/v1/conversations/${conv.id}/messages`),
-        dee.post('/functions/v1/chat', {
-          conversation_id: conv.id,
-          provider: 'openai',
-          text: 'Hi',
-        }),
-        // The session read itself, which goes to better-auth once the cookie cache is not
-        // trusted (5 s after the live-update feed dropped).
-        dee.get('/auth/v1/get-session'),
-        guest.signIn('outage-dee@example.com'),
-      ]);
-    const what = ['list', 'messages', 'chat', 'get-session', 'sign-in'];
-    const answers: {
-      what: string;
-      second: number;
-      status: number;
-      code: unknown;
-      retryAfter: string | null;
-    }[] = [];
-    await pgp.stop('fast');
-    const stopped = Date.now();
-    try {
-      // Two rounds a second for 31 s: well past the 5 s the cookie cache is trusted on its own.
-      while (Date.now() - stopped < 31_000) {
-        const second = Math.floor((Date.now() - stopped) / 1000);
-        for (const [i, res] of (await traffic()).entries()) {
-          answers.push({
-            what: what[i]!,
-            second,
-            status: res.status,
-            code: (res.body as { code?: unknown } | null)?.code,
-            retryAfter: res.headers.get('retry-after'),
-          });
-        }
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    } finally {
-      await pgp.start();
-    }
-    // The one answer that needs no database: the session read, while its signed cookie cache is
-    // trusted on its own (SESSION_UNANNOUNCED_TRUST_MS, 5 s; the test allows twice that).
-    const fromCookieCache = (a: (typeof answers)[number]) =>
-      a.what === 'get-session' && a.status === 200 && a.second < 10;
-    const unavailable = answers.filter((a) => !fromCookieCache(a));
-    expect(
-      unavailable.filter((a) => a.status !== 503 || a.code !== 'database:unavailable'),
-    ).toEqual([]);
-    expect(new Set(unavailable.map((a) => a.retryAfter))).toEqual(new Set(['5']));
-    expect(unavailable.filter((a) => a.what === 'get-session' && a.second >= 29)).not.toEqual([]);
-    expect(answers.at(-1)!.second).toBeGreaterThanOrEqual(30);
+    const visitor = await outageVisitor(t, 'outage-dee@example.com');
+    const answers = await trafficThroughOutage(visitor, {
+      ms: 31_000,
+      outage: () => pgp.stop('fast'),
+      end: () => pgp.start(),
+    });
+    expectOnlyUnavailable(answers, 30);
 
     // Back without a restart: the same session works again.
-    await waitFor(async () => (await dee.get('/rest/v1/conversations')).status === 200, 30_000);
-    expect((await dee.get<{ user: { id: string } }>('/auth/v1/get-session')).body.user.id).toBe(
-      dee.id,
+    const { person } = visitor;
+    await waitFor(async () => (await person.get('/rest/v1/conversations')).status === 200, 30_000);
+    expect((await person.get<{ user: { id: string } }>('/auth/v1/get-session')).body.user.id).toBe(
+      person.id,
     );
   }, 120_000);
 

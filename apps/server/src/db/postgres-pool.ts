@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { DatabaseUnavailableError, isConnectionLost } from './database-errors.ts';
+import { responsiveTimeout, withinResponsive } from '../lib/responsive-timeout.ts';
+import { DatabaseUnavailableError, isClientTimeout, isConnectionLost } from './database-errors.ts';
 
 /** How a PostgreSQL pool waits, and for how long, before a request is answered 503 (config.ts). */
 export type PoolSettings = {
@@ -24,7 +25,10 @@ export const defaultPoolSettings: PoolSettings = {
 const PROBE_INTERVAL_MS = 500;
 /** A connection held this long makes the pool check, on a fresh one, that the link is alive. */
 const SUSPECT_AFTER_MS = 1_000;
-/** A check that gets no answer within this finds the database unreachable. */
+/**
+ * A check that gets no answer within this finds the database unreachable: responsive time, in
+ * which this process's event loop was free to hear the answer (responsive-timeout.ts).
+ */
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** A SQLSTATE the server sent, other than "connection" (08) or "shutting down" (57P0x). */
@@ -39,6 +43,22 @@ type PrivatePool = {
   _pendingQueue: { callback(err: Error): void }[];
 };
 
+/** A client's socket, to cut a connection that hangs (end() would wait for it). */
+const cutSocket = (client: pg.Client) =>
+  (
+    client as unknown as { connection?: { stream?: { destroy(): void } } }
+  ).connection?.stream?.destroy();
+
+/** The database said nothing while this process listened: what marks it unreachable. */
+export class DatabaseSilentError extends Error {
+  override name = 'DatabaseSilentError';
+  constructor(ms: number, lagMs: number) {
+    super(
+      `The database did not answer a check within ${ms} ms${lagMs > 0 ? ` (and ${lagMs} ms more in which this process was too busy to listen)` : ''}.`,
+    );
+  }
+}
+
 /**
  * A pool whose every wait is bounded (issue 13, point 14):
  * - opening a connection, and queueing for one, within `connectTimeoutMs`;
@@ -48,17 +68,25 @@ type PrivatePool = {
  * - and once the database is found unreachable, no work is sent until it answers again: requests
  *   fail at once with DatabaseUnavailableError instead of each waiting out the timeouts.
  *
- * Unreachable means a connection was refused or cut, or a check on a fresh connection got no
- * answer. Checks run whenever a connection has been held for a second: a stalled link and a slow
- * statement look the same from their own connection, but not from a new one. When the check
- * fails every connection is cut, so requests waiting on a dead link fail within seconds too.
+ * Unreachable means the server or the kernel said so (refused, reset, cut), or a check on a fresh
+ * connection got no answer. Checks run whenever a connection has been held for a second (a
+ * stalled link and a slow statement look the same from their own connection, but not from a new
+ * one), and whenever one of our own timers ran out. When a check fails every connection is cut,
+ * so requests waiting on a dead link fail within seconds too.
+ *
+ * A busy process is not a lost database: the waits for a connection and the check count
+ * responsive time, in which the event loop was free to hear an answer (responsive-timeout.ts),
+ * not wall time, so a CPU-bound burst or a paused process (SIGSTOP) finds the answer waiting
+ * when it looks again instead of calling the database gone; and our own timeouts only ask for a
+ * check, never mark the database lost themselves.
  */
 export const createPostgresPool = (url: string, settings: PoolSettings): pg.Pool => {
   const pool = new pg.Pool({
     connectionString: url,
     max: settings.size,
     application_name: 'chorus',
-    connectionTimeoutMillis: settings.connectTimeoutMs,
+    // Bounded below in responsive time; pg's own timer would run on the wall clock.
+    connectionTimeoutMillis: 0,
     statement_timeout: settings.statementTimeoutMs,
     query_timeout: settings.statementTimeoutMs + 2_000,
     idle_in_transaction_session_timeout: settings.statementTimeoutMs,
@@ -75,15 +103,18 @@ export const createPostgresPool = (url: string, settings: PoolSettings): pg.Pool
 
   /** Resolves when a fresh connection answers; rejects with why it did not. */
   const answers = async () => {
-    const client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: Math.min(settings.connectTimeoutMs, CHECK_TIMEOUT_MS),
-      query_timeout: CHECK_TIMEOUT_MS,
-    });
+    const client = new pg.Client({ connectionString: url, application_name: 'chorus' });
     client.on('error', () => undefined);
     try {
-      await client.connect();
-      await client.query('select 1');
+      await withinResponsive(
+        (async () => {
+          await client.connect();
+          await client.query('select 1');
+        })(),
+        CHECK_TIMEOUT_MS,
+        (lagMs) => new DatabaseSilentError(CHECK_TIMEOUT_MS, lagMs),
+        () => cutSocket(client),
+      );
     } finally {
       void client.end().catch(() => undefined);
     }
@@ -112,15 +143,9 @@ export const createPostgresPool = (url: string, settings: PoolSettings): pg.Pool
     for (const waiting of inside._pendingQueue.splice(0)) waiting.callback(refusal);
     probeUntilBack();
   };
-  const observe = (err: unknown) => {
-    if (isConnectionLost(err)) markLost(err);
-  };
-
-  const watchdog = setInterval(() => {
+  /** Checks on a fresh connection that the database answers; marks it lost if not. */
+  const check = () => {
     if (lost || checking || closed) return;
-    const now = Date.now();
-    const held = [...checkedOut.values()].some((since) => now - since > SUSPECT_AFTER_MS);
-    if (!held) return;
     checking = true;
     answers()
       .then(
@@ -132,6 +157,15 @@ export const createPostgresPool = (url: string, settings: PoolSettings): pg.Pool
         },
       )
       .finally(() => (checking = false));
+  };
+  const observe = (err: unknown) => {
+    if (isConnectionLost(err)) markLost(err);
+    else if (isClientTimeout(err)) check();
+  };
+
+  const watchdog = setInterval(() => {
+    const now = Date.now();
+    if ([...checkedOut.values()].some((since) => now - since > SUSPECT_AFTER_MS)) check();
   }, PROBE_INTERVAL_MS);
   watchdog.unref();
 
@@ -158,16 +192,38 @@ export const createPostgresPool = (url: string, settings: PoolSettings): pg.Pool
       process.nextTick(() => callback(refusal));
       return undefined;
     }
-    if (!callback) {
-      return connect().catch((err: unknown) => {
-        observe(err);
-        throw err;
+    // The wait for a connection, bounded in responsive time. A connection that comes after the
+    // caller gave up goes straight back to the pool.
+    const attempt = new Promise<pg.PoolClient>((resolve, reject) => {
+      let settled = false;
+      const timeout = responsiveTimeout(settings.connectTimeoutMs, () => {
+        settled = true;
+        check();
+        reject(
+          new DatabaseUnavailableError(
+            `No database connection within ${settings.connectTimeoutMs} ms.`,
+          ),
+        );
       });
-    }
-    return connect((err, ...rest) => {
-      if (err) observe(err);
-      callback(err, ...rest);
+      connect((err: Error | undefined, client: pg.PoolClient | undefined) => {
+        timeout.cancel();
+        if (settled) {
+          client?.release();
+          return;
+        }
+        settled = true;
+        if (err || !client) {
+          observe(err);
+          reject(err ?? new Error('No connection.'));
+        } else resolve(client);
+      });
     });
+    if (!callback) return attempt;
+    attempt.then(
+      (client) => callback(undefined, client, (e?: Error | boolean) => client.release(e)),
+      (err: Error) => callback(err),
+    );
+    return undefined;
   }) as typeof pool.connect;
 
   const end = pool.end.bind(pool);

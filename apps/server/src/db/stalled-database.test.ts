@@ -6,6 +6,11 @@ import { serviceMessages } from '@chorus/shared/messages';
 import { createPostgresDatabaseUrl, testDriver } from '../test/database.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { partsOf, textOf, waitFor } from '../test/streams.ts';
+import {
+  expectOnlyUnavailable,
+  outageVisitor,
+  trafficThroughOutage,
+} from '../test/outage-traffic.ts';
 import { connectPostgres } from './client.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-errors.ts';
 import { defaultPoolSettings } from './postgres-pool.ts';
@@ -140,6 +145,20 @@ describe.skipIf(testDriver() !== 'postgres')('a stalled link to PostgreSQL', () 
     await waitFor(async () => (await t.client().get('/healthz')).status === 200, 10_000);
     expect((await ann.get('/rest/v1/conversations')).status).toBe(200);
   }, 60_000);
+
+  it('answers every signed-in request 503 database:unavailable with Retry-After, 30 s into a stall too, sessions included', async () => {
+    const visitor = await outageVisitor(t, 'stall-dee@example.com');
+    const answers = await trafficThroughOutage(visitor, {
+      ms: 31_000,
+      outage: () => proxy.stall(),
+      end: () => proxy.resume(),
+    });
+    expectOnlyUnavailable(answers, 30);
+    await waitFor(
+      async () => (await visitor.person.get('/rest/v1/conversations')).status === 200,
+      20_000,
+    );
+  }, 120_000);
 
   it('refuses at once what would wait beyond its queue', async () => {
     const database = connectPostgres(fresh.url, {
