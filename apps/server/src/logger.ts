@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type LogFn, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -34,16 +34,92 @@ export const describeError = (err: unknown, depth = 0): unknown => {
 const describeDetail = (detail: unknown) =>
   Array.isArray(detail) ? detail.map((item) => describeError(item)) : describeError(detail);
 
+/** pino's number for `warn`: warnings and errors are the lines that repeat in a flood. */
+const WARN_LEVEL = 40;
+
+/** What tells one error from another: its kind, code and message, not its stack or fields. */
+const signatureOf = (value: unknown): string => {
+  if (Array.isArray(value)) return value.map(signatureOf).join(';');
+  if (value instanceof Error) {
+    const { code } = value as Error & { code?: unknown };
+    return `${value.name}|${String(code ?? '')}|${value.message}|${signatureOf(value.cause)}`;
+  }
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * A pino hook that writes a warning or error that repeats (the same message, the same error) once,
+ * then, every `intervalMs` while it goes on, one line with how often it came meanwhile: a
+ * database outage made each instance write about 8 job-queue errors a second, stacks and all.
+ */
+const foldingRepeats = (intervalMs: number) => {
+  type Seen = { logger: Logger; level: number; msg: string; repeated: number; at: number };
+  const seen = new Map<string, Seen>();
+  const report = () => {
+    const now = Date.now();
+    for (const [key, entry] of seen) {
+      if (entry.repeated > 0) {
+        const repeated = entry.repeated;
+        const seconds = Math.max(1, Math.round((now - entry.at) / 1000));
+        const line = `${entry.msg} (repeated ${repeated} more times in the last ${seconds} s)`;
+        const write = entry.level >= 50 ? entry.logger.error : entry.logger.warn;
+        entry.repeated = 0;
+        entry.at = now;
+        reporting = true;
+        try {
+          write.call(entry.logger, { repeated }, line);
+        } finally {
+          reporting = false;
+        }
+      } else if (now - entry.at >= intervalMs) {
+        seen.delete(key);
+      }
+    }
+  };
+  let reporting = false;
+  let timer: NodeJS.Timeout | undefined;
+  return function logMethod(
+    this: Logger,
+    args: Parameters<LogFn>,
+    method: LogFn,
+    level: number,
+  ): void {
+    if (level < WARN_LEVEL || reporting) return method.apply(this, args);
+    const [first, second] = args as unknown[];
+    const fields = typeof first === 'object' && first !== null ? (first as Fields) : {};
+    const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : '';
+    const error = first instanceof Error ? first : (fields.err ?? fields.error ?? fields.detail);
+    const key = `${level}|${msg}|${signatureOf(error)}`;
+    const entry = seen.get(key);
+    if (entry) {
+      entry.repeated += 1;
+      return;
+    }
+    seen.set(key, { logger: this, level, msg, repeated: 0, at: Date.now() });
+    if (!timer) {
+      timer = setInterval(report, intervalMs);
+      timer.unref();
+    }
+    return method.apply(this, args);
+  };
+};
+
 /**
  * Structured JSON logs. Anything that could carry a secret is redacted by path, so a careless
  * `log.info({ req })` still cannot leak a cookie, a password or a provider key. Writes to stdout
- * unless given another destination (the tests read what was logged).
+ * unless given another destination (the tests read what was logged). With `foldRepeatsMs`, a
+ * warning or error that repeats is written once, then counted (foldingRepeats).
  */
-export const createLogger = (level: string, destination?: DestinationStream): Logger =>
+export const createLogger = (
+  level: string,
+  destination?: DestinationStream,
+  opts: { foldRepeatsMs?: number } = {},
+): Logger =>
   pino(
     {
       level,
       base: undefined,
+      ...(opts.foldRepeatsMs && { hooks: { logMethod: foldingRepeats(opts.foldRepeatsMs) } }),
       serializers: { err: describeError, error: describeError, detail: describeDetail },
       redact: {
         paths: [

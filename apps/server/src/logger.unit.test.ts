@@ -75,4 +75,47 @@ describe('createLogger', () => {
     log.error({ password: 'x' }, 'hidden');
     expect(lines).toEqual([]);
   });
+
+  it('writes a repeated warning or error once, then its count per interval, without the stacks', async () => {
+    const lines: string[] = [];
+    const log = createLogger(
+      'info',
+      { write: (line: string) => void lines.push(line) },
+      {
+        foldRepeatsMs: 200,
+      },
+    );
+    const entries = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const refused = () =>
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    for (let i = 0; i < 50; i++) log.error({ err: refused() }, 'job queue error');
+    log.error({ err: new Error('something else') }, 'job queue error');
+    for (let i = 0; i < 3; i++) log.warn({ path: `/rest/v1/x${i}` }, 'database unavailable');
+    log.info('not folded');
+    log.info('not folded');
+    expect(entries().map((e) => e.msg)).toEqual([
+      'job queue error',
+      'job queue error',
+      'database unavailable',
+      'not folded',
+      'not folded',
+    ]);
+    expect(entries()[0]).toMatchObject({ err: { code: 'ECONNREFUSED' } });
+
+    await new Promise((r) => setTimeout(r, 300));
+    const counted = entries().slice(5);
+    expect(counted.map((e) => [e.level, e.msg, e.repeated])).toEqual([
+      [50, 'job queue error (repeated 49 more times in the last 1 s)', 49],
+      [40, 'database unavailable (repeated 2 more times in the last 1 s)', 2],
+    ]);
+    expect(lines.slice(5).join('')).not.toContain('stack');
+
+    // Quiet for an interval: forgotten, and written in full when it comes again.
+    await new Promise((r) => setTimeout(r, 500));
+    log.error({ err: refused() }, 'job queue error');
+    expect(entries().at(-1)).toMatchObject({
+      msg: 'job queue error',
+      err: { code: 'ECONNREFUSED' },
+    });
+  });
 });

@@ -31,7 +31,9 @@ const start = async () => {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  // A warning or error that repeats (a job queue polling a stopped database) is written once a
+  // minute with its count.
+  const log = createLogger(config.logLevel, undefined, { foldRepeatsMs: 60_000 });
 
   // 1. The embedded database has one owner: a second process stops here, before it reads or
   // writes anything in DATA_DIR (data-dir-lock.ts).
