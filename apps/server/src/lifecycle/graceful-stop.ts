@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '../db/client.ts';
 import type { Deps } from '../http/app-env.ts';
@@ -29,6 +29,14 @@ export const stopGracefully = async (opts: {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Idle keep-alive sockets would hold close() open.
   server.closeIdleConnections();
+  // Node keeps a connection that was busy when close() came open for keep-alive once its answer
+  // ends, and serves the next request on it: nothing new is served now (its connection is
+  // closed, so a client tries elsewhere), and connections are closed as soon as they are idle.
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage) => request.socket.destroy());
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 200);
+  closeIdle.unref();
+  void closed.then(() => clearInterval(closeIdle));
   void deps.realtime.close();
 
   if (!(await deps.streams.drain(opts.graceMs))) {
