@@ -1,5 +1,8 @@
 // Bundles the server into dist/main.js: our own TypeScript (and @chorus/shared) is compiled in,
-// third-party packages stay in node_modules. Migrations are copied beside the bundle.
+// third-party packages stay in node_modules. Migrations are copied beside the bundle. Split at
+// main.ts's dynamic import: the entry loads only what it needs to take the data directory and
+// the port, and the rest (serve.ts, with every dependency it imports) comes after, as chunks
+// beside main.js.
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +14,10 @@ rmSync(dist, { recursive: true, force: true });
 
 await build({
   entryPoints: [path.join(here, 'src/main.ts')],
-  outfile: path.join(dist, 'main.js'),
+  outdir: dist,
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -1,24 +1,13 @@
 import type { Server } from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { hasVectorStore } from './db/vector-store.ts';
-import { interruptAbandonedReplies } from './db/repositories/messages.ts';
-import { createDeps } from './deps.ts';
-import { jobList } from './jobs/job-list.ts';
-import { SAVE_DRAIN_MS, stopGracefully } from './lifecycle/graceful-stop.ts';
+import { answerWhileStarting } from './http/starting.ts';
 import { DataDirLockedError, lockDataDir } from './lifecycle/data-dir-lock.ts';
-import { answerWhileStarting } from './http/health.ts';
-import { loadWebAssets } from './http/static.ts';
 import { createLogger } from './logger.ts';
-import { sessionAuthenticator } from './services/realtime/authenticate.ts';
-import { seedSystemKeys } from './services/keys/seed-system-keys.ts';
 
-/** Longer than the minute clients and proxies keep an idle connection open. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+// The entry point. It imports little, so that what must come first comes at once: the data
+// directory's lock and the port. The server itself (serve.ts, with the database and every
+// dependency) is imported only after both are this process's.
 
 const start = async () => {
   let config;
@@ -95,72 +84,14 @@ const start = async () => {
   }
   server.on('error', (error: NodeJS.ErrnoException) => log.error({ err: error }, 'server error'));
 
-  // 3. The database.
-  const database = openDatabase(config);
-  log.info({ driver: database.driver, dataDir: config.dataDir }, 'opening database');
-  await database.migrate();
-  if (await hasVectorStore(database.db)) {
-    log.info('knowledge search: hybrid (vectors and full text)');
-  } else {
-    log.warn(
-      'knowledge search: full text alone; this PostgreSQL has no vector extension (install pgvector for hybrid search)',
-    );
-  }
-
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const webDir = config.webDistDir
-    ? path.resolve(config.webDistDir)
-    : path.resolve(here, '../../web/dist');
-  const web = loadWebAssets(webDir);
-  if (!web)
-    log.warn({ webDir }, 'no built web app found; serving the API only (run npm run build)');
-
-  const deps = createDeps(config, database, log);
-  await deps.instance.start();
-  // Other instances' replies are theirs while their lease runs (the sweeper job takes over after);
-  // the embedded database belongs to this process alone, so anything left streaming there is ours.
-  const interrupted = await interruptAbandonedReplies(
-    database.db,
-    database.driver === 'pglite' ? { allBut: deps.instance.id } : {},
-  );
-  if (interrupted > 0)
-    log.warn({ interrupted }, 'replies cut off by the last stop are kept as interrupted');
-  log.info({ driver: deps.storage.kind }, 'file storage');
-  await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
-  await deps.jobs.start(jobList(), deps);
-  const app = createApp(deps, web);
-
-  // Node closes an idle keep-alive connection after 5 s, and a client that sends its next request
-  // on it just then gets ECONNRESET (seen in e2e, a poll after a pause). Clients and proxies keep
-  // idle sockets for up to a minute, so the server keeps them longer than that; a graceful stop
-  // still closes idle ones at once (graceful-stop.ts).
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-
-  await deps.realtime.attach(server, sessionAuthenticator(deps));
-  handle = (request, env) => app.fetch(request, env);
-  log.info({ port: config.port, url: config.appUrl }, 'Chorus is listening');
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal, streams: deps.streams.size }, 'shutting down');
-    // A stop that hangs anyway is forced, and says so with its exit code.
-    const force = setTimeout(
-      () => process.exit(1),
-      config.shutdownGraceMs + SAVE_DRAIN_MS + 10_000,
-    );
-    force.unref();
-    stopGracefully({ server, deps, database, graceMs: config.shutdownGraceMs })
-      .then(() => {
-        log.info('stopped');
-        process.exit(0);
-      })
-      .catch((err: unknown) => {
-        log.error({ err }, 'stopping failed');
-        process.exit(1);
-      });
-  };
+  // 3. Everything else: the database, recovery, jobs and the app.
+  const { startChorus } = await import('./serve.ts');
+  const shutdown = await startChorus({
+    config,
+    log,
+    server,
+    serveWith: (fetch) => (handle = fetch),
+  });
   process.off('SIGTERM', stopWhileStarting);
   process.off('SIGINT', stopWhileStarting);
   process.on('SIGTERM', () => shutdown('SIGTERM'));

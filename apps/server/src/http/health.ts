@@ -60,29 +60,6 @@ export const healthCheck = async (c: Context<AppEnv>) => {
 export const livenessCheck = (c: Context<AppEnv>) => c.json({ status: 'ok' });
 
 /**
- * What the server answers while it starts: the port is taken before the database is opened and
- * migrated, so a taken port is told at once, and until the app is ready every request but /livez
- * is a 503 that says so (probes: `starting`).
- */
-export const answerWhileStarting = (request: Request): Response => {
-  const { pathname } = new URL(request.url);
-  const headers = {
-    'cache-control': 'no-store',
-    'retry-after': String(STARTING_RETRY_AFTER_SECONDS),
-  };
-  if (pathname === '/livez') return Response.json({ status: 'ok' }, { headers });
-  if (pathname === '/readyz' || pathname === '/healthz')
-    return Response.json({ status: 'starting' }, { status: 503, headers });
-  return Response.json(errorBody(messageFor('server:starting'), 'server:starting'), {
-    status: 503,
-    headers,
-  });
-};
-
-/** What a client is told to wait while the server starts. */
-const STARTING_RETRY_AFTER_SECONDS = 5;
-
-/**
  * Wraps the app's error handler: a request that failed because the database is unreachable or
  * too slow is a 503 with Retry-After and its own code, not a 500 (and not a bug worth a stack).
  */
