@@ -60,7 +60,11 @@ const start = async () => {
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = (request) =>
     answerWhileStarting(request);
   // An http.Server: createAdaptorServer() is typed for http2 too, which Chorus does not use.
-  const server = createAdaptorServer({ fetch: (request, env) => handle(request, env) }) as Server;
+  const server = createAdaptorServer({
+    fetch: (request, env) => handle(request, env),
+    // Stands for the host of a request that names none (HTTP/1.0), as serve() does.
+    hostname: config.host,
+  }) as Server;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
