@@ -457,7 +457,7 @@ const modelCall = (
         warn(error, 'provider call failed');
         const failure = classifyProviderError(provider, error);
         if (failure.code === 'provider:stalled')
-          throw new ApiError(504, failure.code, failure.message);
+          throw new ApiError(504, 'provider:stalled', failure.message);
         throw new ProviderCallError(failure.message, rateLimitOf(error));
       }
     },
@@ -542,7 +542,8 @@ export const embedTexts = async (
     if (failure.code === 'provider:rate_limited') {
       throw new ApiError(429, 'provider:rate_limited', failure.message);
     }
-    if (failure.code === 'provider:stalled') throw new ApiError(504, failure.code, failure.message);
+    if (failure.code === 'provider:stalled')
+      throw new ApiError(504, 'provider:stalled', failure.message);
     throw new ApiError(502, 'provider:failed', failure.message);
   }
 };
