@@ -22,6 +22,9 @@ const badCursor = {
 
 const invalidRequest = 'The request is not valid. Check what was sent and try again.';
 
+const badDate =
+  'A date in the request is not a real date from 0001-01-01 to 9999-12-31. Fix it and try again.';
+
 /** One code's words: what happened and what to try. */
 export type CatalogueEntry = {
   /** What a person reads when nothing more particular is known. */
@@ -62,6 +65,14 @@ export const errorCatalogue = {
   'request:invalid_text': {
     message:
       'The request holds a character that is not text (a NUL or a broken Unicode sequence). Remove it and try again.',
+  },
+  'request:bad_date': {
+    message: badDate,
+    /** Like a failed validation: one sentence per date, led by its field. */
+    detail: ({ issues }: { issues: readonly { path: string; message: string }[] }) =>
+      joinSentences(
+        ...issues.map(({ path, message }) => (path ? `Field ${path}: ${message}` : message)),
+      ) || badDate,
   },
   'request:failed': { message: 'The request failed. Try again in a moment.' },
   'http:not_found': {

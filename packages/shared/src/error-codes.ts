@@ -14,6 +14,7 @@ export const errorCodes = [
   'request:malformed_json',
   'request:too_large',
   'request:invalid_text',
+  'request:bad_date',
   'request:failed',
   'http:not_found',
   'server:internal',

@@ -27,6 +27,15 @@ export const errorExamples: {
     },
     { issues: [] },
   ],
+  'request:bad_date': [
+    { issues: [{ path: 'from', message: 'Use a date from 0001-01-01 to 9999-12-31' }] },
+    {
+      issues: [
+        { path: 'from', message: 'Use a date such as 2025-01-31' },
+        { path: 'to', message: 'Use a date from 0001-01-01 to 9999-12-31' },
+      ],
+    },
+  ],
   'request:too_large': [
     { subject: 'The request body', limit: '1 MB', fix: 'Send less at once' },
     { subject: 'The error report', limit: '16 KB', fix: 'Shorten the stack or details.' },

@@ -123,6 +123,32 @@ describe('GET /rest/v1/admin/audit-logs', () => {
     }
   });
 
+  it('refuses a date the database cannot hold with 400 request:bad_date, and takes the edges', async () => {
+    // Year 0000 once reached PostgreSQL, which refused it: a 500.
+    for (const q of [
+      'from=0000-01-01T00:00:00Z',
+      'from=0000-01-01',
+      'to=%2B275760-09-13T00:00:00Z',
+      'from=0001-01-01T00:00:00%2B14:00',
+      'to=9999-12-31T23:59:59-14:00',
+      'from=2024-02-30',
+    ]) {
+      const res = await admin.get<{ error: string; code: string }>(
+        `/rest/v1/admin/audit-logs?${q}`,
+      );
+      expect(res.status, q).toBe(400);
+      expect(res.body.code, q).toBe('request:bad_date');
+      expect(res.body.error, q).toMatch(
+        /^Field (from|to): Use a date such as 2025-01-31 or .+ from 0001-01-01 to 9999-12-31\.$/,
+      );
+    }
+    const edges = await admin.get<AuditLogsResponse>(
+      '/rest/v1/admin/audit-logs?from=0001-01-01T00:00:00Z&to=9999-12-31',
+    );
+    expect(edges.status).toBe(200);
+    expect(edges.body.entries.length).toBeGreaterThan(0);
+  });
+
   it('refuses a guest with 401 and a plain user with 403', async () => {
     expect((await t.client().get('/rest/v1/admin/audit-logs')).status).toBe(401);
     const res = await plain.get('/rest/v1/admin/audit-logs');
