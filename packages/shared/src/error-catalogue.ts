@@ -74,6 +74,11 @@ export const errorCatalogue = {
         ...issues.map(({ path, message }) => (path ? `Field ${path}: ${message}` : message)),
       ) || badDate,
   },
+  'request:too_deep': {
+    message: 'The request nests its JSON too deeply. Send it with fewer levels.',
+    detail: ({ max }: { max: number }) =>
+      `The request nests its JSON more than ${max} levels deep. Send it with fewer levels.`,
+  },
   'request:failed': { message: 'The request failed. Try again in a moment.' },
   'http:not_found': {
     message: 'There is nothing at this address. Check the link.',

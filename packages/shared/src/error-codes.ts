@@ -15,6 +15,7 @@ export const errorCodes = [
   'request:too_large',
   'request:invalid_text',
   'request:bad_date',
+  'request:too_deep',
   'request:failed',
   'http:not_found',
   'server:internal',

@@ -27,6 +27,7 @@ export const errorExamples: {
     },
     { issues: [] },
   ],
+  'request:too_deep': [{ max: 64 }],
   'request:bad_date': [
     { issues: [{ path: 'from', message: 'Use a date from 0001-01-01 to 9999-12-31' }] },
     {
