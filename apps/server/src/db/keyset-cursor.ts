@@ -14,8 +14,7 @@ export const encodeCursor = (row: KeysetCursor): string =>
 export const decodeCursor = (cursor: string): KeysetCursor | null => {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = iso ? new Date(iso) : null;
-  if (!createdAt || !isStorableDate(createdAt) || !id || !/^[0-9a-f-]{36}$/i.test(id))
-    return null;
+  if (!createdAt || !isStorableDate(createdAt) || !id || !/^[0-9a-f-]{36}$/i.test(id)) return null;
   return { created_at: createdAt, id };
 };
 
