@@ -586,6 +586,9 @@ export const errorCatalogue = {
   'widgets:budget_exhausted': {
     message: 'This assistant is unavailable right now. Please try again later.',
   },
+  'widgets:busy': {
+    message: 'This assistant is answering many visitors right now. Wait a moment, then try again.',
+  },
   'widgets:signed_visitor_required': {
     message:
       'This chat is for signed-in visitors only. Sign in on this website, then open it again.',

@@ -157,6 +157,7 @@ export const errorCodes = [
   'widgets:origin_not_allowed',
   'widgets:unavailable',
   'widgets:budget_exhausted',
+  'widgets:busy',
   'widgets:signed_visitor_required',
   'widgets:bad_visitor_token',
   'widgets:session_invalid',

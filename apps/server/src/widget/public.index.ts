@@ -8,7 +8,7 @@ import { ApiError, errorBody } from '../http/errors.ts';
 import { createRouter } from '../http/openapi.ts';
 import { isUuid } from '../http/uuid.ts';
 import { refuseInvalidText } from '../http/valid-text.ts';
-import { checkBudget } from './budget.ts';
+import { replyMaximum, reserveBudget } from './budget.ts';
 import { originOf } from './origins.ts';
 import {
   widgetChatRoute,
@@ -30,6 +30,7 @@ import {
 } from './session.ts';
 import {
   lastMessages,
+  releaseHold,
   slideSession,
   visitorConversation,
   visitorConversations,
@@ -183,23 +184,36 @@ widgetPublicRouter
       perHour: widget.messages_per_visitor_hour,
       ip: clientIp(c, deps.config.trustProxy),
     });
-    await checkBudget(deps, widget);
     const db = deps.database.db;
-    if (
-      body.conversation_id !== null &&
-      !(await visitorConversation(db, widget.id, visitor.id, body.conversation_id))
-    ) {
-      throw conversationNotFound();
-    }
-    await slideSession(db, token, visitor.id);
-    return (await streamReply(deps, {
+    const hold = await reserveBudget(
+      deps,
       widget,
-      visitor,
-      target,
-      conversationId: body.conversation_id,
-      message: body.message,
-      signal: c.req.raw.signal,
-    })) as never;
+      replyMaximum(widget, target, { message: body.message, conversationId: body.conversation_id }),
+    );
+    try {
+      if (
+        body.conversation_id !== null &&
+        !(await visitorConversation(db, widget.id, visitor.id, body.conversation_id))
+      ) {
+        throw conversationNotFound();
+      }
+      await slideSession(db, token, visitor.id);
+      return (await streamReply(deps, {
+        widget,
+        visitor,
+        target,
+        conversationId: body.conversation_id,
+        message: body.message,
+        hold,
+        signal: c.req.raw.signal,
+      })) as never;
+    } catch (error) {
+      // The reply never started: its hold goes back whole (a stale one would be released anyway).
+      await releaseHold(db, hold).catch((err: unknown) =>
+        deps.log.warn({ err, widgetId: widget.id }, 'a widget budget hold could not be released'),
+      );
+      throw error;
+    }
   });
 
 /** Any other path under /widget/v1: a JSON 404, not the web app's page. */

@@ -19,6 +19,7 @@ import { ApiError } from '../http/errors.ts';
 import { knowledgeForTurn } from '../knowledge/chat-context.ts';
 import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
+import { replyTokenLimit, type BudgetHold } from './budget.ts';
 import type { WidgetTarget } from './session.ts';
 import {
   finishTurn,
@@ -63,10 +64,15 @@ const historyOf = (rows: WidgetMessageRow[]): ModelMessage[] =>
 const tokensOf = (usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }) =>
   (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 
-/** The agent's own run limits: its step count and the run token budget. */
-const agentStops = (maxSteps: number): StopCondition<ToolSet>[] => [
+/**
+ * The agent's own run limits: its step count, and the reply's hold on the widget's budget (at
+ * most the run token budget), so a reply of many steps stops once it has spent what it held.
+ */
+const agentStops = (maxSteps: number, tokens: number): StopCondition<ToolSet>[] => [
   stepCountIs(Math.max(1, maxSteps)),
-  ({ steps }) => steps.reduce((n, step) => n + tokensOf(step.usage), 0) >= agentLimits.tokenBudget,
+  ({ steps }) =>
+    steps.reduce((n, step) => n + tokensOf(step.usage), 0) >=
+    Math.min(tokens, agentLimits.tokenBudget),
 ];
 
 /**
@@ -128,6 +134,7 @@ const prepareReply = async (
     target: WidgetTarget;
     conversationId: string | null;
     message: string;
+    hold: BudgetHold;
     signal: AbortSignal;
   },
 ): Promise<PreparedReply> => {
@@ -188,14 +195,13 @@ const prepareReply = async (
     const system =
       [instructions.trim(), knowledge?.instructions ?? ''].filter(Boolean).join('\n\n') ||
       undefined;
-    const ownLimit = target.kind === 'custom_ai' ? target.customAi.max_tokens : null;
     const settings: PreparedReply['settings'] = {
       system,
-      maxOutputTokens: Math.min(widget.max_reply_tokens, ownLimit ?? widget.max_reply_tokens),
+      maxOutputTokens: replyTokenLimit(widget, target),
       ...(target.kind === 'agent'
         ? {
             temperature: target.agent.temperature ?? undefined,
-            stopWhen: agentStops(target.agent.max_steps),
+            stopWhen: agentStops(target.agent.max_steps, req.hold.tokens),
             timeoutMs: agentLimits.runTimeoutMs,
             ...(toolset && Object.keys(toolset.tools).length > 0 && { tools: toolset.tools }),
           }
@@ -227,9 +233,10 @@ type Ending =
 const noUsage = { inputTokens: 0, outputTokens: 0 } as CallUsage;
 
 /**
- * A visitor's message and its streamed reply (POST chat), after every check has passed: the
- * turn is stored, the reply streams as server-sent events and is stored as it ends, with its
- * tokens on the conversation and on the widget's day.
+ * A visitor's message and its streamed reply (POST chat), after every check has passed and the
+ * reply's hold on the budget is taken: the turn is stored, the reply streams as server-sent
+ * events and is stored as it ends, with its tokens on the conversation and on the widget's day in
+ * place of its hold. Until the stream starts, a failure throws and the caller releases the hold.
  */
 export const streamReply = async (
   deps: Deps,
@@ -239,6 +246,7 @@ export const streamReply = async (
     target: WidgetTarget;
     conversationId: string | null;
     message: string;
+    hold: BudgetHold;
     signal: AbortSignal;
   },
 ): Promise<Response> => {
@@ -307,6 +315,7 @@ export const streamReply = async (
         sources: prepared.sources,
         inputTokens: ending.usage.inputTokens,
         outputTokens: ending.usage.outputTokens,
+        hold: req.hold,
       }),
     );
     await settledWithin(saved, SAVE_WAIT_MS);

@@ -168,6 +168,34 @@ export const widgetUsageDays = pgTable(
     messages: integer('messages').notNull().default(0),
     input_tokens: integer('input_tokens').notNull().default(0),
     output_tokens: integer('output_tokens').notNull().default(0),
+    /**
+     * Tokens held by replies that started this day and have not ended: each holds its maximum
+     * until it settles to what it spent (`widget_budget_holds`, docs/SECURITY.md "Budgets under
+     * races").
+     */
+    reserved_tokens: integer('reserved_tokens').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.widget_id, t.day] })],
+);
+
+/**
+ * One reply's hold on its widget's budget, counted in `widget_usage_days.reserved_tokens` of the
+ * day it started. The reply's end deletes it and settles the day to the real tokens; a hold whose
+ * instance's lease ran out, or that outlived any reply, is released by the next request the
+ * budget would refuse.
+ */
+export const widgetBudgetHolds = pgTable(
+  'widget_budget_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    widget_id: uuid('widget_id')
+      .notNull()
+      .references(() => widgets.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    tokens: integer('tokens').notNull(),
+    /** The server instance streaming the reply (`server_instances`). */
+    instance_id: uuid('instance_id').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('widget_budget_holds_widget_idx').on(t.widget_id)],
 );
