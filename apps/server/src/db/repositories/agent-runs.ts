@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { MessageAgentRun } from '@chorus/shared/api/agents';
 import type { Db } from '../client.ts';
 import { agentRuns, agentToolGrants } from '../schema/index.ts';
@@ -71,24 +71,6 @@ export class AgentRunsRepository {
       .update(agentRuns)
       .set(patch)
       .where(and(eq(agentRuns.id, id), eq(agentRuns.user_id, this.userId)));
-  }
-
-  /**
-   * Runs of the user streaming now. A run whose instance stopped without ending it stops counting
-   * once it has been quiet for longer than any run may last.
-   */
-  async countRunning(quietMs: number): Promise<number> {
-    const [row] = await this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(agentRuns)
-      .where(
-        and(
-          eq(agentRuns.user_id, this.userId),
-          eq(agentRuns.status, 'running'),
-          gt(agentRuns.updated_at, sql`now() - make_interval(secs => ${quietMs / 1000})`),
-        ),
-      );
-    return Number(row?.n ?? 0);
   }
 
   /** The agent and status of each run, for the messages a page shows. */

@@ -6,7 +6,7 @@ import type { ProviderId } from '@chorus/shared/providers';
 import {
   agentNotFound,
   agentRunSettings,
-  checkRunCapacity,
+  takeRunCapacity,
   endRunTools,
   runPatchAfterFinish,
   type AgentRunSettings,
@@ -72,13 +72,17 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     const state: AgentRunState = run.state;
     // The messages so far carry the first provider's tool call ids and metadata.
     if (state.provider && state.provider !== agent.provider) throw providerChanged();
-    await checkRunCapacity(deps, user.id);
+    // Given back when the stream closes, or below when the run does not go on after all.
+    const place = await takeRunCapacity(deps, user.id);
     const provider = agent.provider as ProviderId;
     const call = await prepareModelCall(deps, {
       userId: user.id,
       source: 'agent',
       provider,
       model: agent.model,
+    }).catch(async (error: unknown) => {
+      await place.release();
+      throw error;
     });
 
     let settings: AgentRunSettings | undefined;
@@ -129,7 +133,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     } catch (error) {
       // A refused answer (another tab went on with the run) leaves no MCP session open.
       await settings?.toolset.close();
-      await call.refund();
+      await Promise.all([call.refund(), place.release()]);
       throw error;
     }
     const toolset = settings.toolset;
@@ -149,11 +153,16 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     ];
     const log = deps.log.child({ userId: user.id, runId: run.id, provider });
     const change = messageChange('UPDATE', { id: reply.id, conversation_id: run.conversation_id });
-    await messages.update(
-      reply.id,
-      { status: 'streaming', instance_id: deps.instance.id, tool_calls: calls.list },
-      realtimeNotice(user.id, [change]),
-    );
+    await messages
+      .update(
+        reply.id,
+        { status: 'streaming', instance_id: deps.instance.id, tool_calls: calls.list },
+        realtimeNotice(user.id, [change]),
+      )
+      .catch(async (error: unknown) => {
+        await place.release();
+        throw error;
+      });
     const writer = replyWriter({
       repo: messages,
       id: reply.id,
@@ -255,7 +264,10 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
           const stored = await ending.stored(() => deps.streams.closing);
           return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
         },
-        onClose: () => live.done(),
+        onClose: () => {
+          live.done();
+          void place.release();
+        },
       },
     );
   },
