@@ -2,12 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLimits, type Agent } from '@chorus/shared/api/agents';
+import { sql } from 'drizzle-orm';
+import { agentLimits as agentLimitValues } from '@chorus/shared/api/agents';
+import { customAiLimits } from '@chorus/shared/api/custom-ais';
+import { knowledgeLimits } from '@chorus/shared/api/knowledge';
+import { promptLimits } from '@chorus/shared/api/prompts';
+import { scenarioLimits } from '@chorus/shared/api/scenarios';
+import { testRunLimits } from '@chorus/shared/api/test-runs';
+import { toolLimits } from '@chorus/shared/api/tools';
+import { widgetLimits } from '@chorus/shared/api/widgets';
+import { workflowLimits } from '@chorus/shared/api/workflows';
 import {
   conversations as conversationsTable,
   pricingPlans,
   profiles,
   promptUsage,
   runSlots,
+  testRuns,
 } from '../db/schema/index.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../test/harness.ts';
 import { waitFor } from '../test/streams.ts';
@@ -23,7 +34,7 @@ type Client = Awaited<ReturnType<TestApp['user']>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ providerSim: true });
+  t = await startTestApp({ providerSim: true, jobs: true });
 });
 afterAll(async () => {
   await t.close();
@@ -170,5 +181,307 @@ describe('agent runs going at once', () => {
     const res = await chat(u, { conversation_id: c!.id, agent_id: agent.body.id, text: 'Hello' });
     expect(res.status).toBe(200);
     await res.text();
+  });
+});
+
+/**
+ * Copies the user's row `id` of `table` until the user has `total` rows: each copy a new id, and
+ * `unique` columns made distinct (`<column> || '-' || n`). What earlier saves would have left.
+ */
+const fillTo = async (
+  table: string,
+  id: string,
+  userId: string,
+  total: number,
+  unique: Record<string, 'suffix' | 'public_id'> = {},
+) => {
+  const overrides = sql.join(
+    [
+      sql`'id', gen_random_uuid()`,
+      ...Object.entries(unique).map(([column, how]) =>
+        how === 'public_id'
+          ? sql`${column}::text, 'wgt_' || substr(md5(random()::text || g::text), 1, 20)`
+          : sql`${column}::text, (to_jsonb(src) ->> ${column}) || '-' || g`,
+      ),
+    ],
+    sql`, `,
+  );
+  const tableSql = sql.identifier(table);
+  await t.db.execute(sql`
+    insert into ${tableSql}
+    select (jsonb_populate_record(null::${tableSql}, to_jsonb(src) || jsonb_build_object(${overrides}))).*
+    from ${tableSql} src,
+      generate_series(1, ${total} - (select count(*)::int from ${tableSql} where user_id = ${userId})) g
+    where src.id = ${id}::uuid
+  `);
+};
+
+const rowsOfUser = async (table: string, userId: string) => {
+  const result = await t.db.execute(
+    sql`select count(*)::int as n from ${sql.identifier(table)} where user_id = ${userId}`,
+  );
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
+};
+
+type Ctx = { customAiId: string; setId: string };
+
+type Kind = {
+  what: string;
+  table: string;
+  limit: number;
+  path: string | ((ctx: Ctx) => string);
+  code: string;
+  body: (i: number, ctx: Ctx) => Record<string, unknown>;
+  unique?: Record<string, 'suffix' | 'public_id'>;
+};
+
+const kinds: Kind[] = [
+  {
+    what: 'agents',
+    table: 'agents',
+    limit: agentLimitValues.perUser,
+    path: '/rest/v1/agents',
+    code: 'agents:too_many',
+    body: (i) => ({ name: `Racer ${i}`, instructions: 'Answer.', provider: 'openai', tools: [] }),
+    unique: { handle: 'suffix' },
+  },
+  {
+    what: 'custom AIs',
+    table: 'custom_ais',
+    limit: customAiLimits.perUser,
+    path: '/rest/v1/custom-ais',
+    code: 'custom_ais:too_many',
+    body: (i) => ({ name: `Persona ${i}`, provider: 'openai' }),
+  },
+  {
+    what: 'HTTP tools',
+    table: 'http_tools',
+    limit: toolLimits.perUser,
+    path: '/rest/v1/tools',
+    code: 'tools:too_many',
+    body: (i) => ({
+      name: `lookup_${i}`,
+      description: 'Looks an item up',
+      method: 'GET',
+      url_template: 'https://api.example.com/items/{item}',
+      headers: [],
+      input_schema: {
+        type: 'object',
+        properties: { item: { type: 'string' } },
+        required: ['item'],
+      },
+    }),
+    unique: { name: 'suffix' },
+  },
+  {
+    what: 'knowledge bases',
+    table: 'knowledge_bases',
+    limit: knowledgeLimits.perUser,
+    path: '/rest/v1/knowledge-bases',
+    code: 'knowledge:too_many',
+    body: (i) => ({ name: `Base ${i}` }),
+  },
+  {
+    what: 'widgets',
+    table: 'widgets',
+    limit: widgetLimits.perUser,
+    path: '/rest/v1/widgets',
+    code: 'widgets:too_many',
+    body: (i, ctx) => ({
+      name: `Widget ${i}`,
+      target: { custom_ai_id: ctx.customAiId },
+      appearance: { title: 'Ask us' },
+    }),
+    unique: { public_id: 'public_id' },
+  },
+  {
+    what: 'workflows',
+    table: 'workflows',
+    limit: workflowLimits.perUser,
+    path: '/rest/v1/workflows',
+    code: 'workflows:too_many',
+    body: (i) => ({
+      name: `Pipeline ${i}`,
+      steps: [{ id: 'say', kind: 'transform', mode: 'template', template: 'Hello' }],
+    }),
+  },
+  {
+    what: 'scenarios',
+    table: 'scenarios',
+    limit: scenarioLimits.perUser,
+    path: '/rest/v1/scenarios',
+    code: 'scenarios:too_many',
+    body: (i) => ({
+      title: `Scenario ${i}`,
+      user_prompt: 'Plan a day',
+      targets: [{ provider: 'openai', model: 'gpt-4o-mini' }],
+    }),
+  },
+  {
+    what: 'MCP servers',
+    table: 'mcp_servers',
+    limit: toolLimits.mcpServersPerUser,
+    path: '/rest/v1/mcp-servers',
+    code: 'mcp:too_many',
+    // Nothing listens there: each server is saved, then reads as not reachable.
+    body: (i) => ({ name: `Server ${i}`, url: 'http://127.0.0.1:9/mcp' }),
+  },
+  {
+    what: 'prompts',
+    table: 'prompts',
+    limit: promptLimits.perUser,
+    path: '/rest/v1/prompts',
+    code: 'prompts:too_many',
+    body: (i) => ({ title: `Prompt ${i}`, content: 'Say hello' }),
+  },
+  {
+    what: 'access tokens',
+    table: 'access_tokens',
+    limit: testRunLimits.tokensPerUser,
+    path: '/rest/v1/access-tokens',
+    code: 'access_tokens:too_many',
+    body: (i) => ({ name: `CI ${i}` }),
+    unique: { token_hash: 'suffix' },
+  },
+  {
+    what: 'test sets',
+    table: 'test_sets',
+    limit: testRunLimits.setsPerUser,
+    path: '/rest/v1/test-sets',
+    code: 'test_sets:too_many',
+    body: (i, ctx) => ({ name: `Set ${i}`, subject: { kind: 'custom_ai', id: ctx.customAiId } }),
+  },
+  {
+    what: 'cases of a test set',
+    table: 'test_cases',
+    limit: testRunLimits.casesPerSet,
+    path: (ctx) => `/rest/v1/test-sets/${ctx.setId}/cases`,
+    code: 'test_sets:too_many_cases',
+    body: (i) => ({ name: `Case ${i}`, input: 'Hello' }),
+  },
+];
+
+describe('per-user limits on what a user keeps', () => {
+  it.each(kinds.map((k) => [k.what, k] as const))(
+    '%s: 20 saves at once for the last place, one is saved',
+    async (_what, kind) => {
+      const u = await userOnPlan(`race-keep-${kind.table}@example.com`);
+      const ai = await u.post<{ id: string }>('/rest/v1/custom-ais', {
+        name: 'Target',
+        provider: 'openai',
+      });
+      expect(ai.status).toBe(201);
+      const set = await u.post<{ id: string }>('/rest/v1/test-sets', {
+        name: 'Cases',
+        subject: { kind: 'custom_ai', id: ai.body.id },
+      });
+      expect(set.status).toBe(201);
+      const ctx = { customAiId: ai.body.id, setId: set.body.id };
+      const path = typeof kind.path === 'string' ? kind.path : kind.path(ctx);
+      const first = await u.post<{ id: string }>(path, kind.body(0, ctx));
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      await fillTo(kind.table, first.body.id, u.id, kind.limit - 1, kind.unique);
+      expect(await rowsOfUser(kind.table, u.id)).toBe(kind.limit - 1);
+
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          u.post<{ code?: string }>(path, kind.body(i + 1, ctx)),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 201)) {
+        expect(r.status).toBe(409);
+        expect(r.body.code).toBe(kind.code);
+      }
+      expect(await rowsOfUser(kind.table, u.id)).toBe(kind.limit);
+    },
+  );
+
+  it('100 widget saves at once with none kept: exactly as many as a user may keep', async () => {
+    const u = await userOnPlan('race-keep-widgets-100@example.com');
+    const ai = await u.post<{ id: string }>('/rest/v1/custom-ais', {
+      name: 'T',
+      provider: 'openai',
+    });
+    const widgets = kinds.find((k) => k.table === 'widgets')!;
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        u.post('/rest/v1/widgets', widgets.body(i, { customAiId: ai.body.id, setId: '' })),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(widgetLimits.perUser);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(100 - widgetLimits.perUser);
+    expect(await rowsOfUser('widgets', u.id)).toBe(widgetLimits.perUser);
+  });
+
+  it('schedules: 20 saves at once on a plan of 3, three are saved', async () => {
+    const u = await userOnPlan('race-keep-schedules@example.com');
+    const [plan] = await t.db
+      .insert(pricingPlans)
+      .values({ name: `Race ${randomUUID()}`, price_cents: 0, max_schedules: 3 })
+      .returning();
+    await t.db.update(profiles).set({ plan_id: plan!.id }).where(eq(profiles.id, u.id));
+    const prompt = await u.post<{ id: string }>('/rest/v1/prompts', {
+      title: 'Digest',
+      content: 'Summarise the news',
+    });
+    expect(prompt.status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        u.post<{ code?: string }>('/rest/v1/schedules', {
+          name: `Digest ${i}`,
+          cron: '0 9 1 1 *',
+          target: { kind: 'prompt', prompt_id: prompt.body.id, provider: 'openai' },
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.code).toBe('schedules:too_many');
+    }
+    expect(await rowsOfUser('schedules', u.id)).toBe(3);
+  });
+});
+
+describe('test runs queued or going at once', () => {
+  it.each([20, 100])('%i starts at once: as many run as the limit allows', async (crowd) => {
+    const u = await userOnPlan(`race-test-runs-${crowd}@example.com`);
+    const ai = await u.post<{ id: string }>('/rest/v1/custom-ais', {
+      name: 'Under test',
+      provider: 'openai',
+    });
+    const set = await u.post<{ id: string }>('/rest/v1/test-sets', {
+      name: 'Slow set',
+      subject: { kind: 'custom_ai', id: ai.body.id },
+      notify: false,
+    });
+    expect(set.status).toBe(201);
+    // A few seconds a call: the runs admitted are still going when the race is over.
+    const added = await u.post(`/rest/v1/test-sets/${set.body.id}/cases`, {
+      name: 'Slow',
+      input: 'Take your time [sim:tokens 30] [sim:delay-ms 100]',
+    });
+    expect(added.status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: crowd }, () =>
+        u.post<{ id: string; code?: string }>('/functions/v1/test-run', {
+          test_set_id: set.body.id,
+          targets: [{ provider: 'openai', model: 'gpt-5-mini' }],
+        }),
+      ),
+    );
+    const started = results.filter((r) => r.status === 202);
+    expect(started).toHaveLength(testRunLimits.activeRunsPerUser);
+    for (const r of results.filter((x) => x.status !== 202)) {
+      expect(r.status).toBe(429);
+      expect(r.body.code).toBe('test_runs:too_many_runs');
+    }
+    expect(await t.db.select().from(testRuns).where(eq(testRuns.user_id, u.id))).toHaveLength(
+      testRunLimits.activeRunsPerUser,
+    );
+    for (const r of started) {
+      await u.post(`/functions/v1/test-run/${r.body.id}/cancel`);
+    }
   });
 });

@@ -25,6 +25,7 @@ import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError, errorBody } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { normaliseOrigin } from '../../../widget/origins.ts';
 import {
   blockWidgetVisitorRoute,
@@ -263,20 +264,24 @@ export const widgetsRouter = createRouter<AuthedEnv>()
     const target = await repo.target(body.target);
     if (!target) throw new ApiError(404, 'widgets:target_not_found');
     checkTools(target, body.allowed_tools);
-    if ((await repo.count()) >= widgetLimits.perUser) throw new ApiError(409, 'widgets:too_many');
     const { secret, ...sealed } = newSecret(deps);
-    const row = await repo.create({
-      public_id: newPublicId(),
-      name: body.name,
-      agent_id: body.target.agent_id,
-      custom_ai_id: body.target.custom_ai_id,
-      allowed_origins: checked.origins,
-      appearance: body.appearance,
-      ...body.budget,
-      require_signed_visitors: body.require_signed_visitors,
-      allowed_tools: [...new Set(body.allowed_tools)],
-      enabled: body.enabled,
-      ...sealed,
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'widgets', user.id, async (tx) => {
+      const own = new WidgetsRepository(tx, user.id);
+      if ((await own.count()) >= widgetLimits.perUser) throw new ApiError(409, 'widgets:too_many');
+      return own.create({
+        public_id: newPublicId(),
+        name: body.name,
+        agent_id: body.target.agent_id,
+        custom_ai_id: body.target.custom_ai_id,
+        allowed_origins: checked.origins,
+        appearance: body.appearance,
+        ...body.budget,
+        require_signed_visitors: body.require_signed_visitors,
+        allowed_tools: [...new Set(body.allowed_tools)],
+        enabled: body.enabled,
+        ...sealed,
+      });
     });
     const view = await repo.view(row.id);
     if (!view) throw widgetNotFound();
