@@ -485,3 +485,42 @@ describe('test runs queued or going at once', () => {
     }
   });
 });
+
+describe('the plan’s storage quota', () => {
+  it.each([20, 100])(
+    '%i uploads at once of 300 bytes on a quota of 1,000: three are kept',
+    async (crowd) => {
+      const u = await userOnPlan(`race-storage-${crowd}@example.com`);
+      const [plan] = await t.db
+        .insert(pricingPlans)
+        .values({
+          name: `Race ${randomUUID()}`,
+          price_cents: 0,
+          max_file_bytes: 800,
+          storage_quota_bytes: 1_000,
+        })
+        .returning();
+      await t.db.update(profiles).set({ plan_id: plan!.id }).where(eq(profiles.id, u.id));
+      const results = await Promise.all(
+        Array.from({ length: crowd }, async (_, i) => {
+          const res = await u.send('POST', '/storage/v1/files', {
+            body: Buffer.alloc(300, 0x61 + (i % 26)),
+            headers: {
+              'content-type': 'text/plain',
+              'x-file-name': `notes-${i}.txt`,
+              'content-length': '300',
+            },
+          });
+          return { status: res.status, body: (await res.json()) as { code?: string } };
+        }),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+      for (const r of results.filter((x) => x.status !== 201)) {
+        expect(r.status).toBe(413);
+        expect(r.body.code).toBe('storage:quota_exceeded');
+      }
+      const usage = await u.get<{ used_bytes: number }>('/storage/v1/usage');
+      expect(usage.body.used_bytes).toBe(900);
+    },
+  );
+});
