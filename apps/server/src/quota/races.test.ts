@@ -524,3 +524,54 @@ describe('the plan’s storage quota', () => {
     },
   );
 });
+
+describe('the per-user request window', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await startTestApp({ providerSim: true, env: { RATE_LIMIT_DATA_POINTS: '10' } });
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+
+  it.each([20, 100])('%i requests at once on a window of 10: ten are answered', async (crowd) => {
+    const u = await small.user(`race-window-${crowd}@example.com`);
+    const results = await Promise.all(
+      Array.from({ length: crowd }, () => u.get('/rest/v1/conversations')),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(crowd - 10);
+  });
+
+  it.each([20, 100])(
+    '%i chat turns at once on a window of 10: what is left of it goes through, no more',
+    async (crowd) => {
+      const u = await small.user(`race-window-chat-${crowd}@example.com`);
+      // The conversations are written directly, as each request would spend the window.
+      const key = await u.request('PUT', '/rest/v1/api-keys/openai', { api_key: 'sk-window' });
+      expect(key.status).toBe(200);
+      const convs = await small.db
+        .insert(conversationsTable)
+        .values(Array.from({ length: crowd }, (_, i) => ({ user_id: u.id, title: `W ${i}` })))
+        .returning({ id: conversationsTable.id });
+      const responses = await Promise.all(
+        convs.map((c, i) =>
+          small.app.request('/functions/v1/chat', {
+            method: 'POST',
+            headers: {
+              origin: TEST_APP_URL,
+              'content-type': 'application/json',
+              'x-forwarded-for': u.ip,
+              cookie: [...u.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+            },
+            body: JSON.stringify({ provider: 'openai', conversation_id: c.id, text: `Hi ${i}` }),
+          }),
+        ),
+      );
+      await Promise.all(responses.map((r) => r.text()));
+      // The key's PUT took one point of the window.
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(9);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(crowd - 9);
+    },
+  );
+});

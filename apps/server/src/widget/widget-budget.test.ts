@@ -264,6 +264,19 @@ describe('a widget budget raced by many visitors', () => {
   });
 });
 
+describe('the widget’s message limits', () => {
+  it('20 messages at once from one visitor on a limit of 5 an hour: five are answered', async () => {
+    const w = await makeWidget({ daily_tokens: 100_000, messages_per_visitor_hour: 5 });
+    const v = await visitor(w);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => v.chat(`Hi ${i}`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(429);
+      expect(r.json?.code).toBe('widgets:rate_limited');
+    }
+  });
+});
+
 describe('holds no reply will settle', () => {
   const holdFor = (widgetId: string, instanceId: string, tokens: number, expiresInS = 300) =>
     t.db.transaction(async (tx) => {
