@@ -120,7 +120,7 @@ export const agentRuns = pgTable(
       .$type<AgentRunState>()
       .notNull()
       .default(sql`'[]'::jsonb`),
-    /** The instance streaming the run; a run left `running` by a stopped instance is stopped. */
+    /** The instance streaming the run (ADR 018); a gone one's run is failed. */
     instance_id: uuid('instance_id'),
     error_code: text('error_code'),
     error_message: text('error_message'),
@@ -129,6 +129,9 @@ export const agentRuns = pgTable(
   (t) => [
     index('agent_runs_user_status_idx').on(t.user_id, t.status),
     index('agent_runs_message_idx').on(t.message_id),
+    index('agent_runs_running_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'running'`),
   ],
 );
 

@@ -147,12 +147,17 @@ export const widgetMessages = pgTable(
     status: text('status').$type<'done' | 'failed' | 'streaming'>().notNull().default('done'),
     input_tokens: integer('input_tokens').notNull().default(0),
     output_tokens: integer('output_tokens').notNull().default(0),
+    /** The instance streaming a reply (ADR 018); a gone one's reply is failed. */
+    instance_id: uuid('instance_id'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
   },
   (t) => [
     index('widget_messages_conversation_idx').on(t.conversation_id, t.created_at),
+    index('widget_messages_streaming_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'streaming'`),
     index('widget_messages_search_idx').using('gin', sql`to_tsvector('simple', ${t.content})`),
   ],
 );
