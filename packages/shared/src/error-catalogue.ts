@@ -369,6 +369,9 @@ export const errorCatalogue = {
     message:
       'You have as many agent runs going as you may at once. Wait for one to finish, or stop one, then try again.',
   },
+  'agents:interrupted': {
+    message: 'The server stopped while the agent was working. Send your message again.',
+  },
   'workflows:not_found': {
     message: 'This workflow does not exist, or it is not yours. Open Workflows to see yours.',
   },
@@ -496,6 +499,9 @@ export const errorCatalogue = {
   'schedules:needs_approval': {
     message:
       'The agent asked to use a tool that needs approval, and scheduled runs never approve tools. Set the tool to need no approval, or run the task yourself in a chat.',
+  },
+  'schedules:interrupted': {
+    message: 'The server stopped during this run. It runs again at its next time, or run it now.',
   },
   'test_sets:not_found': {
     message: 'This test set does not exist, or it is not yours. Open the test runner to see yours.',

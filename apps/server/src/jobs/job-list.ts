@@ -2,11 +2,11 @@ import type { Deps } from '../http/app-env.ts';
 import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
 import { knowledgeIngestJob, knowledgeReembedJob, knowledgeResumeJob } from './knowledge-jobs.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
+import { recoverStoppedInstancesJob } from './recover-stopped-instances.ts';
 import { refreshPlannerStatisticsJob } from './refresh-planner-statistics.ts';
 import { scheduleJobs } from './schedules.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
-import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
 import { testRunJobs } from './test-run.ts';
 import { workflowJobs } from './workflow-run.ts';
 
@@ -20,7 +20,7 @@ export const jobList = (
   emailRetryJob(opts.emailRetry),
   emailOutboxSweepJob,
   sweepAbandonedUploadsJob,
-  sweepStaleRepliesJob,
+  recoverStoppedInstancesJob,
   pruneExpiredAuthJob,
   refreshPlannerStatisticsJob,
   knowledgeIngestJob,

@@ -20,9 +20,16 @@ export type JobDefinition<C> = {
   retry?: { limit: number; delaySeconds: number };
   /** A run still going after this long counts as failed (and is retried). */
   expireInSeconds?: number;
+  /** One run at a time across every instance (pg-boss's `singleton` queue policy). */
+  singleton?: boolean;
+  /** How long a completed run is kept (pg-boss keeps them 7 days): less, for frequent work. */
+  keepCompletedSeconds?: number;
   run(data: object, ctx: C): Promise<void>;
-  /** Called once the queue runs: hooks another part of the server up to it (mail retries). */
-  attach?(queue: JobSender, ctx: C): void;
+  /**
+   * Called once the queue runs: hooks another part of the server up to it (mail retries), or
+   * starts a timer of its own (`running` turns false once the queue stops).
+   */
+  attach?(queue: JobSender & { readonly running: boolean }, ctx: C): void;
 };
 
 /** A typed job: `run` gets its own data shape; the list holds them side by side. */
@@ -34,6 +41,11 @@ export type SendOptions = {
   startAfter?: Date;
   /** At most one queued job per key: a second send with the same key is dropped. */
   singletonKey?: string;
+  /**
+   * At most one job per this many seconds (slots aligned on the clock), whichever instance sends
+   * it: the other sends of the slot are dropped (pg-boss's `singletonSeconds`).
+   */
+  throttleSeconds?: number;
 };
 
 export type JobSender = {
@@ -132,9 +144,13 @@ export const createJobQueue = (opts: {
           retryDelay: job.retry?.delaySeconds ?? 0,
           retryBackoff: (job.retry?.delaySeconds ?? 0) > 0,
           ...(job.expireInSeconds && { expireInSeconds: job.expireInSeconds }),
+          ...(job.keepCompletedSeconds && { deleteAfterSeconds: job.keepCompletedSeconds }),
         };
-        // Created once; later starts bring an existing queue's options up to date.
-        await instance.createQueue(job.name, options);
+        // Created once (the policy is fixed then); later starts bring the other options up to date.
+        await instance.createQueue(job.name, {
+          ...options,
+          ...(job.singleton && { policy: 'singleton' as const }),
+        });
         await instance.updateQueue(job.name, options);
         await instance.work<object>(job.name, { pollingIntervalSeconds }, async (jobs) => {
           for (const one of jobs) {
@@ -161,6 +177,7 @@ export const createJobQueue = (opts: {
       started().send(name, data, {
         ...(sendOpts.startAfter && { startAfter: sendOpts.startAfter }),
         ...(sendOpts.singletonKey && { singletonKey: sendOpts.singletonKey }),
+        ...(sendOpts.throttleSeconds && { singletonSeconds: sendOpts.throttleSeconds }),
       }),
 
     async summaries() {

@@ -1,7 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import type { WidgetConversationBrief, WidgetMessage } from '@chorus/shared/api/widgets';
-import { agentLimits } from '@chorus/shared/api/agents';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { ApiError, errorBody } from '../http/errors.ts';
@@ -41,9 +40,6 @@ import {
 /** Messages a visitor's conversation shows at most (the newest). */
 const SHOWN_MESSAGES = 200;
 
-/** A reply still `streaming` this long after it started was cut off by a stopped server. */
-const STALE_STREAMING_MS = agentLimits.runTimeoutMs + 60_000;
-
 const conversationNotFound = () => new ApiError(404, 'widgets:conversation_not_found');
 
 const visitorOut = (v: VisitorRow) => ({
@@ -56,18 +52,15 @@ const visitorOut = (v: VisitorRow) => ({
   last_seen_at: v.last_seen_at.toISOString(),
 });
 
-const messageOut = (m: WidgetMessageRow): WidgetMessage => {
-  const stale =
-    m.status === 'streaming' && Date.now() - m.created_at.getTime() > STALE_STREAMING_MS;
-  return {
-    id: m.id,
-    role: m.role,
-    content: stale ? m.content || 'The reply was cut off.' : m.content,
-    sources: m.sources as WidgetMessage['sources'],
-    status: stale ? 'failed' : m.status,
-    created_at: m.created_at.toISOString(),
-  };
-};
+// A reply its server was cut off from is failed by the sweep within a minute (ADR 018).
+const messageOut = (m: WidgetMessageRow): WidgetMessage => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  sources: m.sources as WidgetMessage['sources'],
+  status: m.status,
+  created_at: m.created_at.toISOString(),
+});
 
 const snippetOf = (messages: WidgetMessageRow[]) =>
   (messages.at(-1)?.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);

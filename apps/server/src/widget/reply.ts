@@ -262,6 +262,7 @@ export const streamReply = async (
       visitorId: req.visitor.id,
       conversationId: req.conversationId,
       message: req.message,
+      instanceId: deps.instance.id,
     });
   } catch (error) {
     await call.refund();

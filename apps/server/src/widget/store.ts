@@ -9,6 +9,7 @@ import {
   widgetVisitors,
   widgetVisitorSessions,
 } from '../db/schema/index.ts';
+import { ownerGone } from '../db/repositories/instances.ts';
 import { utcDate } from '../quota/quota.ts';
 
 /**
@@ -185,6 +186,8 @@ export const startTurn = async (
     visitorId: string;
     conversationId: string | null;
     message: string;
+    /** The instance streaming the reply (ADR 018). */
+    instanceId: string;
   },
 ): Promise<{ conversationId: string; userMessageId: string; replyId: string } | null> =>
   db.transaction(async (tx) => {
@@ -236,6 +239,7 @@ export const startTurn = async (
           role: 'assistant' as const,
           content: '',
           status: 'streaming' as const,
+          instance_id: turn.instanceId,
           created_at: new Date(now + 1),
         },
       ])
@@ -498,4 +502,24 @@ export const claimBudgetNotice = async (
     )
     .returning({ id: widgets.id });
   return claimed.length > 0;
+};
+
+/** What a reply cut off by a stopped server shows when nothing of it was saved. */
+export const replyCutOffMessage = 'The reply was cut off. Please send your message again.';
+
+/**
+ * Replies left `streaming` by an instance that is gone (ADR 018) fail, keeping any text saved,
+ * so neither the visitor nor the owner sees one streaming for ever. One statement, so two sweeps
+ * never both end a reply.
+ */
+export const failAbandonedWidgetReplies = async (db: Db): Promise<string[]> => {
+  const rows = await db
+    .update(widgetMessages)
+    .set({
+      status: 'failed',
+      content: sql`case when ${widgetMessages.content} = '' then ${replyCutOffMessage} else ${widgetMessages.content} end`,
+    })
+    .where(and(eq(widgetMessages.status, 'streaming'), ownerGone(widgetMessages.instance_id)))
+    .returning({ id: widgetMessages.id });
+  return rows.map((r) => r.id);
 };

@@ -1,7 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { MessageAgentRun } from '@chorus/shared/api/agents';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { Db } from '../client.ts';
 import { agentRuns, agentToolGrants } from '../schema/index.ts';
+import { ownerGone } from './instances.ts';
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
 export type AgentRunStatus = AgentRunRow['status'];
@@ -112,3 +114,21 @@ export class AgentRunsRepository {
       .onConflictDoNothing();
   }
 }
+
+/**
+ * Runs left `running` by an instance that is gone (ADR 018) fail with a plain reason; their
+ * replies are interrupted beside them (`interruptAbandonedReplies`). Runs paused for an approval
+ * belong to no instance and wait. One statement, so two sweeps never both end a run.
+ */
+export const failAbandonedAgentRuns = async (db: Db): Promise<string[]> => {
+  const rows = await db
+    .update(agentRuns)
+    .set({
+      status: 'failed',
+      error_code: 'agents:interrupted',
+      error_message: messageFor('agents:interrupted'),
+    })
+    .where(and(eq(agentRuns.status, 'running'), ownerGone(agentRuns.instance_id)))
+    .returning({ id: agentRuns.id });
+  return rows.map((r) => r.id);
+};
