@@ -57,9 +57,9 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL', 
     const ann = await httpUser(a.base, 'two-instances@example.com');
     const conversation = await ann.conversation();
 
-    // A slow reply on A, still streaming while B starts.
+    // A slow reply on A (30 s), still streaming while B starts (up to 25 s on a busy machine).
     const slow = await readUntil(
-      await ann.chat(conversation, 'Take your time [sim:tokens 120] [sim:delay-ms 100]'),
+      await ann.chat(conversation, 'Take your time [sim:tokens 300] [sim:delay-ms 100]'),
       (sse) => sse.includes('text-delta'),
     );
     const b = await start();
