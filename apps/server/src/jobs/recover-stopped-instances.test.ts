@@ -12,13 +12,14 @@ import type { WidgetWithSecret } from '@chorus/shared/api/widgets';
 import type { Workflow, WorkflowRun, WorkflowStepRun } from '@chorus/shared/api/workflows';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import { chatMessages } from '@chorus/shared/messages';
-import { checkRunCapacity } from '../agents/agent-turn.ts';
+import { takeRunCapacity } from '../agents/agent-turn.ts';
 import { connectPostgres, rowsOf, type Database } from '../db/client.ts';
 import { endOtherLeases, renewLease } from '../db/repositories/instances.ts';
 import { claimOccurrence } from '../db/repositories/schedules.ts';
 import { TestRunsRepository } from '../db/repositories/test-runs.ts';
 import {
   agentRuns,
+  runSlots,
   knowledgeDocuments,
   messages,
   scheduleRuns,
@@ -388,25 +389,30 @@ describe('the sweep of stopped instances', () => {
     expect(Object.values(again.queued).flat()).toEqual([]);
   });
 
-  it('counts a run of an instance whose lease lapsed as gone at once, even before the sweep', async () => {
+  it('frees the run places of an instance whose lease lapsed at once, even before the sweep', async () => {
     const bob = await t.user('recover-bob@example.com');
-    const conv = (await bob.post<Conversation>('/rest/v1/conversations', {})).body.id;
-    const leave = (instance: string) =>
-      t.db.insert(agentRuns).values(
-        Array.from({ length: agentLimits.concurrentRuns }, () => ({
-          user_id: bob.id,
-          agent_name: 'Helper',
-          agent_version: 1,
-          conversation_id: conv,
-          message_id: randomUUID(),
-          status: 'running' as const,
-          instance_id: instance,
-        })),
-      );
-    await leave(owner.expired);
-    await expect(checkRunCapacity(t.deps, bob.id)).resolves.toBeUndefined();
-    await leave(owner.live);
-    await expect(checkRunCapacity(t.deps, bob.id)).rejects.toMatchObject({
+    const hold = (instance: string) =>
+      t.db
+        .insert(runSlots)
+        .values(
+          Array.from({ length: agentLimits.concurrentRuns }, (_, i) => ({
+            user_id: bob.id,
+            kind: 'agent_run',
+            slot: i + 1,
+            holder: randomUUID(),
+            instance_id: instance,
+            expires_at: new Date(Date.now() + 60 * 60_000),
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [runSlots.user_id, runSlots.kind, runSlots.slot],
+          set: { instance_id: instance, holder: sql`excluded.holder` },
+        });
+    await hold(owner.expired);
+    const slot = await takeRunCapacity(t.deps, bob.id);
+    await slot.release();
+    await hold(owner.live);
+    await expect(takeRunCapacity(t.deps, bob.id)).rejects.toMatchObject({
       status: 429,
       code: 'agents:too_many_runs',
     });
