@@ -92,6 +92,11 @@ export type Mailer = {
    * awaited by the caller, failures are logged.
    */
   sendInBackground(build: () => Promise<OutgoingEmail>, context: Record<string, unknown>): void;
+  /**
+   * Work that ends in a mail, run beside the caller's answer (a reset request without a job
+   * queue): never awaited by the caller, failures are logged, and `settled` waits for it.
+   */
+  runInBackground(work: () => Promise<unknown>, context: Record<string, unknown>): void;
   /** Resolves once every background send has finished (for shutdown and tests). */
   settled(): Promise<void>;
   /** Hands failed sends to a job queue; without one a failed send is marked failed at once. */
@@ -255,8 +260,11 @@ export const createMailer = (opts: {
       return attempt(row, false);
     },
     sendInBackground(build, context) {
-      const running = build()
-        .then((mail) => mailer.send(mail))
+      mailer.runInBackground(async () => mailer.send(await build()), context);
+    },
+    runInBackground(work, context) {
+      const running = Promise.resolve()
+        .then(work)
         .then(
           () => undefined,
           (error: unknown) => log.error({ err: error, ...context }, 'background e-mail failed'),
