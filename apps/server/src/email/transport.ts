@@ -21,6 +21,12 @@ export type OutgoingEmail = {
    * The outbox shows the mail with them hidden, whoever reads it; the mail as sent is sealed.
    */
   secrets?: string[];
+  /**
+   * The same mail with the user's own content (what they wrote, names they chose, a model's
+   * reply) replaced by `hiddenContentMarker`: what an admin who is not a super admin reads in the
+   * outbox. Left out for mail without user content.
+   */
+  withoutContent?: { subject: string; html: string; text: string };
 };
 
 /** What stands in for a hidden value in the back office's copy of a mail. */
@@ -224,6 +230,13 @@ export const createMailer = (opts: {
             secrets.length > 0
               ? box.seal(JSON.stringify({ html: mail.html, text: mail.text }))
               : null,
+          without_content: mail.withoutContent
+            ? {
+                subject: redactSecrets(mail.withoutContent.subject, secrets),
+                html: redactSecrets(mail.withoutContent.html, secrets),
+                text: redactSecrets(mail.withoutContent.text, secrets),
+              }
+            : null,
           template: mail.template ?? null,
           ...(allSkipped && { status: 'failed' as const, last_error: unsubscribedReason(skipped) }),
         })
