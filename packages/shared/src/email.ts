@@ -24,14 +24,6 @@ export const emailMessages = {
  */
 export const hiddenContentMarker = '[hidden: user content]';
 
-/** The back office's e-mail pages. */
-export const outboxMessages = {
-  contentHiddenTitle: 'Some of this e-mail is hidden',
-  contentHidden:
-    'It holds a user’s own content — what they wrote, the names they chose, or a model’s reply to them — shown here as “[hidden: user content]”. Only a super admin can read it.',
-  contentHiddenBadge: 'Content hidden',
-} as const;
-
 /** Spec §5's recipient pattern for send-email: no spaces, one @, a dot in the domain. */
 export const isValidRecipient = (email: string): boolean =>
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { EmailOutboxItem } from '@chorus/shared/api/email';
-import { hiddenContentMarker, outboxMessages } from '@chorus/shared/email';
+import { outboxMessages } from '@chorus/shared/admin-messages';
+import { hiddenContentMarker } from '@chorus/shared/email';
 import { EmailOutboxPage } from './email-outbox-page';
 
 const item: EmailOutboxItem = {

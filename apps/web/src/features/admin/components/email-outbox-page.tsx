@@ -6,7 +6,7 @@ import {
   type EmailOutboxStatus,
   type EmailOutboxSummary,
 } from '@chorus/shared/api/email';
-import { outboxMessages } from '@chorus/shared/email';
+import { outboxMessages } from '@chorus/shared/admin-messages';
 import { Button } from '@/components/ui/button';
 import { OffsetPager } from '@/components/ui/offset-pager';
 import { EmptyState } from '@/components/ui/empty-state';
