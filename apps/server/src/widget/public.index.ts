@@ -18,6 +18,7 @@ import {
 } from './public.routes.ts';
 import { spendMessage, spendSessionStart } from './rate-limits.ts';
 import { streamReply } from './reply.ts';
+import { visitorAddressHash } from './visitor-address.ts';
 import {
   checkEmbedder,
   checkNotBlocked,
@@ -128,7 +129,12 @@ widgetPublicRouter
     await widgetTarget(deps, widget);
     checkEmbedder(c, widget);
     await spendSessionStart(deps, clientIp(c, deps.config.trustProxy));
-    const { visitor, token } = await startSession(deps, widget, c.req.valid('json'));
+    const { visitor, token } = await startSession(
+      deps,
+      widget,
+      c.req.valid('json'),
+      clientIp(c, deps.config.trustProxy),
+    );
     const conversations = await visitorConversations(deps.database.db, widget.id, visitor.id);
     return c.json(
       {
@@ -191,7 +197,12 @@ widgetPublicRouter
     ) {
       throw conversationNotFound();
     }
-    await slideSession(db, token, visitor.id);
+    await slideSession(
+      db,
+      token,
+      visitor,
+      visitorAddressHash(deps.config.authSecret, widget.id, clientIp(c, deps.config.trustProxy)),
+    );
     return (await streamReply(deps, {
       widget,
       visitor,

@@ -34,6 +34,8 @@ export const widgetLimits = {
   ipMessagesPerMinute: 30,
   /** Per widget, over all its visitors: messages per minute. */
   widgetMessagesPerMinute: 120,
+  /** A block holds this long against new anonymous visitors from the blocked one's network. */
+  blockedAddressHours: 24,
 } as const;
 
 /** `wgt_` and 20 letters and digits: public, in page source; it grants nothing by itself. */
@@ -331,6 +333,14 @@ export type WidgetStreamEvent =
   | { type: 'sources'; sources: z.infer<typeof widgetSourceSchema>[] }
   | { type: 'done' }
   | { type: 'error'; code: string; message: string };
+
+/** What a widget's owner reads in the editor and the sessions list. */
+export const widgetOwnerMessages = {
+  blockBody: (visitor: string, widget: string) =>
+    `${visitor} can no longer chat with “${widget}”: the widget tells them so. Their conversations stay here, and you can unblock them.`,
+  blockAddressNote: (hours: number) =>
+    `For ${hours} hours nobody new can start an anonymous chat from the network address this visitor last used, so clearing their browser does not undo the block. Others sharing that address (an office, a school, a mobile network) are turned away too for that time; people already chatting and signed visitors are not.`,
+} as const;
 
 /** What visitors read when the widget is over its budget, switched off or removed. */
 export const widgetUnavailableMessage =

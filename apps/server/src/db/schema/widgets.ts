@@ -74,6 +74,11 @@ export const widgetVisitors = pgTable(
     name: text('name'),
     signed: boolean('signed').notNull().default(false),
     blocked_at: timestamp('blocked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * A keyed hash of the network an anonymous visitor last came from (widget/visitor-address.ts):
+     * a block holds for a while against new anonymous visitors from it. Never the address.
+     */
+    address_hash: text('address_hash'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
@@ -82,6 +87,9 @@ export const widgetVisitors = pgTable(
       .defaultNow(),
   },
   (t) => [
+    index('widget_visitors_blocked_address_idx')
+      .on(t.widget_id, t.address_hash)
+      .where(sql`${t.blocked_at} is not null`),
     uniqueIndex('widget_visitors_external_idx')
       .on(t.widget_id, t.external_id)
       .where(sql`${t.external_id} is not null`),

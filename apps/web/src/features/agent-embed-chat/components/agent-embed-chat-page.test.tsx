@@ -2,11 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '@chorus/shared/api/agents';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
-import type {
-  Widget,
-  WidgetConversationBrief,
-  WidgetVisitor,
-  WidgetWithSecret,
+import {
+  widgetLimits,
+  widgetOwnerMessages,
+  type Widget,
+  type WidgetConversationBrief,
+  type WidgetVisitor,
+  type WidgetWithSecret,
 } from '@chorus/shared/api/widgets';
 import { fakeApi, json, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
@@ -459,6 +461,11 @@ describe('the embedded agent chat page', () => {
     const again = await screen.findByRole('listitem', { name: /^Anonymous visitor c0ffee00/ });
     fireEvent.click(within(again).getByRole('button', { name: 'Block visitor' }));
     const confirm = await screen.findByRole('dialog', { name: 'Block this visitor?' });
+    // An anonymous visitor's block also holds against their network for a while: the owner is
+    // told, with who else that turns away.
+    expect(confirm.textContent).toContain(
+      widgetOwnerMessages.blockAddressNote(widgetLimits.blockedAddressHours),
+    );
     fireEvent.click(within(confirm).getByRole('button', { name: 'Block visitor' }));
     await waitFor(() =>
       expect(
