@@ -17,7 +17,7 @@ import {
   widgetSessionRoute,
 } from './public.routes.ts';
 import { spendMessage, spendSessionStart } from './rate-limits.ts';
-import { streamReply } from './reply.ts';
+import { streamReply, visitorSources } from './reply.ts';
 import { visitorAddressHash } from './visitor-address.ts';
 import {
   checkEmbedder,
@@ -36,6 +36,7 @@ import {
   visitorConversations,
   type VisitorRow,
   type WidgetMessageRow,
+  type WidgetRow,
 } from './store.ts';
 
 /** Messages a visitor's conversation shows at most (the newest). */
@@ -56,14 +57,14 @@ const visitorOut = (v: VisitorRow) => ({
   last_seen_at: v.last_seen_at.toISOString(),
 });
 
-const messageOut = (m: WidgetMessageRow): WidgetMessage => {
+const messageOut = (widget: WidgetRow, m: WidgetMessageRow): WidgetMessage => {
   const stale =
     m.status === 'streaming' && Date.now() - m.created_at.getTime() > STALE_STREAMING_MS;
   return {
     id: m.id,
     role: m.role,
     content: stale ? m.content || 'The reply was cut off.' : m.content,
-    sources: m.sources as WidgetMessage['sources'],
+    sources: visitorSources(widget, m.sources as WidgetMessage['sources']),
     status: stale ? 'failed' : m.status,
     created_at: m.created_at.toISOString(),
   };
@@ -173,7 +174,7 @@ widgetPublicRouter
       created_at: conversation.created_at.toISOString(),
       updated_at: conversation.updated_at.toISOString(),
     };
-    return c.json({ ...brief, messages: messages.map(messageOut) }, 200);
+    return c.json({ ...brief, messages: messages.map((m) => messageOut(widget, m)) }, 200);
   })
   .openapi(widgetChatRoute, async (c) => {
     const { deps } = c.var;

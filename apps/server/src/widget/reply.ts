@@ -38,7 +38,22 @@ const replyStoppedMessage = 'The reply was stopped before it finished.';
 
 type WidgetSource = Extract<WidgetStreamEvent, { type: 'sources' }>['sources'][number];
 
-/** A knowledge passage as the widget cites it: its document, its place, its words. */
+/**
+ * A short quote of a passage: on one line, at most `max` characters, cut at a word where it can
+ * be, with an ellipsis when cut.
+ */
+export const quoteOf = (text: string, max: number): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+};
+
+/**
+ * A knowledge passage as the widget cites it: its document, its place, and a short quote. The
+ * owner's documents are theirs: a visitor never gets a whole passage.
+ */
 export const toWidgetSource = (s: Source): WidgetSource => ({
   document: s.document_name ?? s.title ?? '',
   position:
@@ -47,8 +62,23 @@ export const toWidgetSource = (s: Source): WidgetSource => ({
       : s.heading_path && s.heading_path.length > 0
         ? s.heading_path.join(' › ')
         : null,
-  text: s.snippet ?? '',
+  text: quoteOf(s.snippet ?? '', widgetLimits.sourceQuoteChars),
 });
+
+/**
+ * What a visitor may see of a reply's sources: none when the owner turned sources off, else each
+ * with its quote held to the limit (replies stored before the limit kept longer ones).
+ */
+export const visitorSources = (
+  widget: Pick<WidgetRow, 'show_sources'>,
+  sources: readonly WidgetSource[],
+): WidgetSource[] =>
+  widget.show_sources
+    ? sources.map((source) => ({
+        ...source,
+        text: quoteOf(source.text, widgetLimits.sourceQuoteChars),
+      }))
+    : [];
 
 /** The conversation so far as the model reads it: the last `historyTurns` turns that finished. */
 const historyOf = (rows: WidgetMessageRow[]): ModelMessage[] =>
@@ -350,11 +380,10 @@ export const streamReply = async (
     }
   };
 
+  const shown = visitorSources(widget, prepared.sources);
   const opening: WidgetStreamEvent[] = [
     { type: 'start', conversation_id: conversationId, message_id: replyId },
-    ...(prepared.sources.length > 0
-      ? [{ type: 'sources' as const, sources: prepared.sources }]
-      : []),
+    ...(shown.length > 0 ? [{ type: 'sources' as const, sources: shown }] : []),
   ];
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

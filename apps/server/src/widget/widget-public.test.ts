@@ -10,6 +10,7 @@ import type { Agent } from '@chorus/shared/api/agents';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import type { KnowledgeBase, KnowledgeDocument } from '@chorus/shared/api/knowledge';
 import {
+  widgetLimits,
   widgetUnavailableMessage,
   type PublicWidgetConfig,
   type VisitorSession,
@@ -195,7 +196,10 @@ beforeAll(async () => {
   data.append(
     'files',
     new Blob([
-      '# Returns\n\nShoes may be returned within 60 days when unworn. Refunds go to the card used.\n',
+      '# Returns\n\nShoes may be returned within 60 days when unworn. Refunds go to the card used. ' +
+        'Our staff check every pair by hand, and a refund reaches the card in three to five ' +
+        'working days; a gift card is refunded as store credit instead. Sale items are final ' +
+        'unless faulty. Internal note for the desk: the override code is OWNER-ONLY-TAIL-7731.\n',
     ]),
     'returns.md',
   );
@@ -450,6 +454,46 @@ describe('replies', () => {
     expect(read.body.messages[1]!.sources).toEqual(
       sources?.type === 'sources' ? sources.sources : [],
     );
+  });
+
+  it('gives visitors a document’s name and a short quote, never the whole passage', async () => {
+    const w = await makeWidget(ann, { agent_id: null, custom_ai_id: handbookAi.id });
+    const v = visitor();
+    await v.start(w);
+    const res = await v.chat(w, 'Can shoes be returned?');
+    // The model reads the whole passage; the visitor gets a quote of it.
+    expect(JSON.stringify(t.sim.requests.at(-1)!.body)).toContain('OWNER-ONLY-TAIL-7731');
+    const event = res.events.find((e) => e.type === 'sources');
+    const sources = event?.type === 'sources' ? event.sources : [];
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source.document).toBe('returns.md');
+      expect(source.text.length).toBeLessThanOrEqual(widgetLimits.sourceQuoteChars);
+      expect(source.text).toMatch(/…$/);
+    }
+    const read = await v.read(w, conversationIdOf(res.events));
+    expect(JSON.stringify(read.body)).not.toContain('OWNER-ONLY-TAIL-7731');
+  });
+
+  it('sends no sources at all when the owner turned them off', async () => {
+    const w = await makeWidget(ann, { agent_id: null, custom_ai_id: handbookAi.id });
+    const v = visitor();
+    await v.start(w);
+    const before = await v.chat(w, 'Can shoes be returned?');
+    expect(before.events.some((e) => e.type === 'sources')).toBe(true);
+    const off = await ann.patch(`/rest/v1/widgets/${w.id}`, { show_sources: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ show_sources: false });
+
+    const res = await v.chat(w, 'And sandals?', conversationIdOf(before.events));
+    expect(res.status).toBe(200);
+    expect(res.events.some((e) => e.type === 'sources')).toBe(false);
+    expect(replyText(res.events)).not.toBe('');
+    // Replies from before are read without their sources too.
+    const read = await v.read(w, conversationIdOf(before.events));
+    expect(read.body.messages.every((m) => m.sources.length === 0)).toBe(true);
+    // Another user cannot turn them back on.
+    expect((await bob.patch(`/rest/v1/widgets/${w.id}`, { show_sources: true })).status).toBe(404);
   });
 
   it('offers only the allowed tools that need no approval', async () => {

@@ -36,6 +36,8 @@ export const widgetLimits = {
   widgetMessagesPerMinute: 120,
   /** A block holds this long against new anonymous visitors from the blocked one's network. */
   blockedAddressHours: 24,
+  /** A cited passage reaches visitors as its document's name and a quote at most this long. */
+  sourceQuoteChars: 200,
 } as const;
 
 /** `wgt_` and 20 letters and digits: public, in page source; it grants nothing by itself. */
@@ -128,6 +130,11 @@ const widgetFields = {
    * offered to visitors, whatever this says.
    */
   allowed_tools: z.array(z.string().max(100)).max(50),
+  /**
+   * Whether visitors see which of the owner's documents a reply drew on: each document's name and
+   * a quote of at most `widgetLimits.sourceQuoteChars` characters. Off: no sources at all.
+   */
+  show_sources: z.boolean(),
   enabled: z.boolean(),
 };
 
@@ -143,6 +150,7 @@ export const createWidgetSchema = z
     }),
     require_signed_visitors: widgetFields.require_signed_visitors.default(false),
     allowed_tools: widgetFields.allowed_tools.default([]),
+    show_sources: widgetFields.show_sources.default(true),
     enabled: widgetFields.enabled.default(true),
     target: widgetTargetSchema,
   })
@@ -180,6 +188,7 @@ export const widgetSchema = z.object({
   }),
   require_signed_visitors: z.boolean(),
   allowed_tools: z.array(z.string()),
+  show_sources: z.boolean(),
   enabled: z.boolean(),
   /** The first characters of the signing secret; the secret itself is shown once. */
   secret_hint: z.string(),
@@ -338,6 +347,9 @@ export type WidgetStreamEvent =
 export const widgetOwnerMessages = {
   blockBody: (visitor: string, widget: string) =>
     `${visitor} can no longer chat with “${widget}”: the widget tells them so. Their conversations stay here, and you can unblock them.`,
+  showSources: 'Show sources to visitors',
+  showSourcesHint: (chars: number) =>
+    `Under a reply that used your knowledge bases, visitors see each document’s name and a quote of at most ${chars} characters. Off: they see no sources at all.`,
   blockAddressNote: (hours: number) =>
     `For ${hours} hours nobody new can start an anonymous chat from the network address this visitor last used, so clearing their browser does not undo the block. Others sharing that address (an office, a school, a mobile network) are turned away too for that time; people already chatting and signed visitors are not.`,
 } as const;

@@ -45,6 +45,8 @@ export const widgets = pgTable(
     max_reply_tokens: integer('max_reply_tokens').notNull(),
     require_signed_visitors: boolean('require_signed_visitors').notNull().default(false),
     allowed_tools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
+    /** Visitors see the documents a reply cited (name and a short quote); off: none. */
+    show_sources: boolean('show_sources').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     secret_sealed: text('secret_sealed').notNull(),
     secret_hint: text('secret_hint').notNull(),

@@ -139,6 +139,7 @@ const toWidget = (row: WidgetView, appUrl: string): Widget => ({
   },
   require_signed_visitors: row.require_signed_visitors,
   allowed_tools: row.allowed_tools,
+  show_sources: row.show_sources,
   enabled: row.enabled,
   secret_hint: row.secret_hint,
   usage: {
@@ -275,6 +276,7 @@ export const widgetsRouter = createRouter<AuthedEnv>()
       ...body.budget,
       require_signed_visitors: body.require_signed_visitors,
       allowed_tools: [...new Set(body.allowed_tools)],
+      show_sources: body.show_sources,
       enabled: body.enabled,
       ...sealed,
     });
@@ -336,6 +338,7 @@ export const widgetsRouter = createRouter<AuthedEnv>()
       changes.require_signed_visitors = patch.require_signed_visitors;
     }
     if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+    if (patch.show_sources !== undefined) changes.show_sources = patch.show_sources;
 
     if (patch.target !== undefined || patch.allowed_tools !== undefined) {
       const target = patch.target

@@ -202,6 +202,7 @@ describe('widgets: the owner’s side', () => {
       },
       require_signed_visitors: false,
       allowed_tools: ['builtin:calculator'],
+      show_sources: true,
       enabled: true,
       usage: { tokens_today: 0, tokens_this_month: 0, messages_today: 0 },
     });
@@ -864,6 +865,7 @@ describe('widgets: nobody but the owner', () => {
       ['GET', w],
       ['PATCH', w, { name: 'Taken' }],
       ['PATCH', w, { enabled: false }],
+      ['PATCH', w, { show_sources: false }],
       ['POST', `${w}/secret`, {}],
       ['GET', `${w}/sessions`],
       ['GET', `${w}/sessions?q=secret`],
@@ -885,7 +887,12 @@ describe('widgets: nobody but the owner', () => {
 
     // Nothing changed: the same name, secret, visitor and conversation.
     const [row] = await t.db.select().from(widgets).where(eq(widgets.id, made.id));
-    expect(row).toMatchObject({ name: 'Private', enabled: true, secret_hint: made.secret_hint });
+    expect(row).toMatchObject({
+      name: 'Private',
+      enabled: true,
+      show_sources: true,
+      secret_hint: made.secret_hint,
+    });
     expect(t.deps.box.open(row!.secret_sealed)).toBe(made.secret);
     const [v] = await t.db.select().from(widgetVisitors).where(eq(widgetVisitors.id, visitor.id));
     expect(v!.blocked_at).toBeNull();

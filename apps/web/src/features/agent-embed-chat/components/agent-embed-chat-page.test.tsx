@@ -74,6 +74,7 @@ const widget = (over: Partial<Widget> = {}): Widget => ({
   },
   require_signed_visitors: false,
   allowed_tools: [],
+  show_sources: true,
   enabled: true,
   secret_hint: 'wsk_9f8e',
   usage: { tokens_today: 50_000, tokens_this_month: 120_000, messages_today: 4 },
@@ -264,6 +265,14 @@ describe('the embedded agent chat page', () => {
       target: { value: '50,000' },
     });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Calculator/ }));
+    const sourcesSwitch = within(dialog).getByRole('switch', {
+      name: widgetOwnerMessages.showSources,
+    }) as HTMLInputElement;
+    expect(sourcesSwitch.checked).toBe(true);
+    expect(dialog.textContent).toContain(
+      widgetOwnerMessages.showSourcesHint(widgetLimits.sourceQuoteChars),
+    );
+    fireEvent.click(sourcesSwitch);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create widget' }));
 
     const secretDialog = await screen.findByRole('dialog', {
@@ -288,6 +297,7 @@ describe('the embedded agent chat page', () => {
       },
       require_signed_visitors: false,
       allowed_tools: ['builtin:calculator'],
+      show_sources: false,
       enabled: true,
     });
     expect(within(secretDialog).getByLabelText('Widget secret').textContent).toBe(secret);

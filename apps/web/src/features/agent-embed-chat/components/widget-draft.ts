@@ -26,6 +26,7 @@ export type WidgetDraft = {
   maxReplyTokens: string;
   requireSigned: boolean;
   allowedTools: string[];
+  showSources: boolean;
   enabled: boolean;
 };
 
@@ -65,6 +66,7 @@ export const draftOf = (widget: Widget | null): WidgetDraft => ({
   maxReplyTokens: String(widget?.budget.max_reply_tokens ?? widgetLimits.defaultMaxReplyTokens),
   requireSigned: widget?.require_signed_visitors ?? false,
   allowedTools: widget?.allowed_tools ?? [],
+  showSources: widget?.show_sources ?? true,
   enabled: widget?.enabled ?? true,
 });
 
@@ -185,6 +187,7 @@ export const bodyOf = (
     },
     require_signed_visitors: draft.requireSigned,
     allowed_tools: tools,
+    show_sources: draft.showSources,
     enabled: draft.enabled,
   });
   if (!parsed.success) {

@@ -5,6 +5,7 @@ import type { Agent } from '@chorus/shared/api/agents';
 import { builtinTools } from '@chorus/shared/api/tools';
 import {
   widgetLimits,
+  widgetOwnerMessages,
   widgetPositions,
   type Widget,
   type WidgetAppearance,
@@ -519,6 +520,12 @@ const WidgetForm = ({
           hint="Only visitors your site’s server signed a token for may chat; others are refused. A signed visitor sees their conversations on any device."
           checked={draft.requireSigned}
           onChange={(checked) => set('requireSigned', checked)}
+        />
+        <Toggle
+          label={widgetOwnerMessages.showSources}
+          hint={widgetOwnerMessages.showSourcesHint(widgetLimits.sourceQuoteChars)}
+          checked={draft.showSources}
+          onChange={(checked) => set('showSources', checked)}
         />
         <Toggle
           label="Enabled"
