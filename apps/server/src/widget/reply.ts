@@ -2,6 +2,7 @@ import { stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from
 import { agentLimits } from '@chorus/shared/api/agents';
 import type { Source } from '@chorus/shared/api/conversations';
 import {
+  toolNeedsArgumentRule,
   widgetLimits,
   widgetUnavailableMessage,
   type WidgetStreamEvent,
@@ -20,6 +21,7 @@ import { knowledgeForTurn } from '../knowledge/chat-context.ts';
 import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
 import type { WidgetTarget } from './session.ts';
+import { restrictForVisitors } from './tool-arguments.ts';
 import {
   finishTurn,
   lastMessages,
@@ -101,7 +103,9 @@ const agentStops = (maxSteps: number): StopCondition<ToolSet>[] => [
 
 /**
  * The agent's tools a visitor's reply may use: those the owner allowed for the widget, and of
- * them only the ones that never wait for an approval, which no visitor can give.
+ * them only the ones that never wait for an approval, which no visitor can give. A tool that
+ * calls out with the owner's credentials (HTTP, MCP) is given only with the owner's rule of which
+ * arguments visitors may set, and restricted to it (tool-arguments.ts).
  */
 const visitorToolset = async (
   deps: Deps,
@@ -130,9 +134,19 @@ const visitorToolset = async (
     granted: new Set(),
   });
   for (const [name, tool] of Object.entries(toolset.tools)) {
-    if ((tool as { needsApproval?: unknown }).needsApproval) {
+    const key = toolset.keys.get(name) ?? '';
+    const rule =
+      toolNeedsArgumentRule(key) && Object.hasOwn(widget.tool_arguments, key)
+        ? widget.tool_arguments[key]
+        : undefined;
+    if (
+      (tool as { needsApproval?: unknown }).needsApproval ||
+      (toolNeedsArgumentRule(key) && !rule)
+    ) {
       delete toolset.tools[name];
       toolset.keys.delete(name);
+    } else if (rule) {
+      toolset.tools[name] = restrictForVisitors(tool, rule);
     }
   }
   return toolset;

@@ -39,6 +39,7 @@ export type WidgetFields = Pick<
   | 'max_reply_tokens'
   | 'require_signed_visitors'
   | 'allowed_tools'
+  | 'tool_arguments'
   | 'show_sources'
   | 'enabled'
 >;

@@ -45,6 +45,14 @@ export const widgets = pgTable(
     max_reply_tokens: integer('max_reply_tokens').notNull(),
     require_signed_visitors: boolean('require_signed_visitors').notNull().default(false),
     allowed_tools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
+    /**
+     * `WidgetToolArguments`: for each allowed HTTP or MCP tool, the arguments visitors may set
+     * and the owner's fixed values; such a tool without one is not offered to visitors.
+     */
+    tool_arguments: jsonb('tool_arguments')
+      .$type<Record<string, { visitor: string[]; fixed: Record<string, unknown> }>>()
+      .notNull()
+      .default({}),
     /** Visitors see the documents a reply cited (name and a short quote); off: none. */
     show_sources: boolean('show_sources').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),

@@ -26,6 +26,7 @@ import { ApiError, errorBody } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { normaliseOrigin } from '../../../widget/origins.ts';
+import { checkToolArguments } from '../../../widget/tool-arguments.ts';
 import {
   blockWidgetVisitorRoute,
   createWidgetRoute,
@@ -139,6 +140,7 @@ const toWidget = (row: WidgetView, appUrl: string): Widget => ({
   },
   require_signed_visitors: row.require_signed_visitors,
   allowed_tools: row.allowed_tools,
+  tool_arguments: row.tool_arguments,
   show_sources: row.show_sources,
   enabled: row.enabled,
   secret_hint: row.secret_hint,
@@ -264,6 +266,12 @@ export const widgetsRouter = createRouter<AuthedEnv>()
     const target = await repo.target(body.target);
     if (!target) throw new ApiError(404, 'widgets:target_not_found');
     checkTools(target, body.allowed_tools);
+    const toolArguments = await checkToolArguments(
+      deps,
+      user.id,
+      body.allowed_tools,
+      body.tool_arguments,
+    );
     if ((await repo.count()) >= widgetLimits.perUser) throw new ApiError(409, 'widgets:too_many');
     const { secret, ...sealed } = newSecret(deps);
     const row = await repo.create({
@@ -276,6 +284,7 @@ export const widgetsRouter = createRouter<AuthedEnv>()
       ...body.budget,
       require_signed_visitors: body.require_signed_visitors,
       allowed_tools: [...new Set(body.allowed_tools)],
+      tool_arguments: toolArguments,
       show_sources: body.show_sources,
       enabled: body.enabled,
       ...sealed,
@@ -340,7 +349,11 @@ export const widgetsRouter = createRouter<AuthedEnv>()
     if (patch.enabled !== undefined) changes.enabled = patch.enabled;
     if (patch.show_sources !== undefined) changes.show_sources = patch.show_sources;
 
-    if (patch.target !== undefined || patch.allowed_tools !== undefined) {
+    if (
+      patch.target !== undefined ||
+      patch.allowed_tools !== undefined ||
+      patch.tool_arguments !== undefined
+    ) {
       const target = patch.target
         ? await repo.target(patch.target)
         : await repo.target({ agent_id: current.agent_id, custom_ai_id: current.custom_ai_id });
@@ -356,6 +369,13 @@ export const widgetsRouter = createRouter<AuthedEnv>()
         const allowed = toolsWithoutApproval(target);
         changes.allowed_tools = current.allowed_tools.filter((tool) => allowed.has(tool));
       }
+      // Rules of tools no longer allowed are dropped; new ones are checked.
+      changes.tool_arguments = await checkToolArguments(
+        deps,
+        user.id,
+        changes.allowed_tools,
+        patch.tool_arguments ?? current.tool_arguments,
+      );
     }
 
     if (!(await repo.update(id, changes))) throw widgetNotFound();
