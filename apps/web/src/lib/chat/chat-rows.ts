@@ -34,6 +34,8 @@ export type ToolCallView = {
   errorText?: string | undefined;
   /** Set while the call waits for the user: what an approval or a refusal answers. */
   approvalId?: string | undefined;
+  /** For a tool asked "once per conversation": what approving this call also covers. */
+  approvalScope?: string | undefined;
   durationMs?: number | null | undefined;
 };
 
@@ -91,6 +93,7 @@ export const toolCallView = (call: StoredToolCall): ToolCallView => ({
   ...(call.output !== undefined && { output: call.output }),
   ...(call.error && { errorText: call.error }),
   ...(call.approval_id && { approvalId: call.approval_id }),
+  ...(call.approval_scope && { approvalScope: call.approval_scope }),
   durationMs: call.duration_ms,
 });
 
@@ -253,6 +256,7 @@ const storedCall = (call: ToolCallView): StoredToolCall => ({
   ...(call.output !== undefined && { output: call.output }),
   error: call.errorText ?? null,
   duration_ms: call.durationMs ?? null,
+  ...(call.approvalScope && { approval_scope: call.approvalScope }),
 });
 
 /**
