@@ -222,16 +222,25 @@ const toolState = (state: ToolPart['state']): ToolCallView['state'] => {
   }
 };
 
-export const toolCallsOf = (message: Pick<ChorusUIMessage, 'parts'>): ToolCallView[] =>
-  message.parts.filter(isToolPart).map((part) => ({
-    id: part.toolCallId,
-    name: part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length),
-    input: part.input,
-    state: toolState(part.state),
-    ...(part.state === 'output-available' && { output: part.output }),
-    ...(part.state === 'output-error' && { errorText: part.errorText }),
-    ...(part.state === 'approval-requested' && { approvalId: part.approval.id }),
-  }));
+export const toolCallsOf = (
+  message: Pick<ChorusUIMessage, 'parts'> & { metadata?: ChorusUIMessage['metadata'] },
+): ToolCallView[] =>
+  message.parts.filter(isToolPart).map((part) => {
+    const name = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
+    const scope = message.metadata?.approval_scopes?.[name];
+    return {
+      id: part.toolCallId,
+      name,
+      input: part.input,
+      state: toolState(part.state),
+      ...(part.state === 'output-available' && { output: part.output }),
+      ...(part.state === 'output-error' && { errorText: part.errorText }),
+      ...(part.state === 'approval-requested' && {
+        approvalId: part.approval.id,
+        ...(scope && { approvalScope: scope }),
+      }),
+    };
+  });
 
 /** The agent of a streamed reply, from its metadata; its run waits when a call does. */
 const agentOf = (message: ChorusUIMessage, calls: ToolCallView[]): AgentView | undefined => {

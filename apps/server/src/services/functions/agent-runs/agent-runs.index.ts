@@ -225,6 +225,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       model: call.model,
       agent_run_id: run.id,
       agent_name: agent.name,
+      ...(toolset.scopes.size > 0 && { approval_scopes: Object.fromEntries(toolset.scopes) }),
     };
     c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
     return uiMessageResponse(

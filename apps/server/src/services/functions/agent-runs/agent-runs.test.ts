@@ -204,10 +204,14 @@ describe('agent runs', () => {
     );
     const approval = first.parts.find((p) => p.type === 'tool-approval-request');
     expect(approval).toBeDefined();
-    // The person is told, beside Approve, what their yes covers.
+    // The person is told, beside Approve, what their yes covers: live and after a reload.
     const waiting = callsOf((await latestReply(ann, conv.id)).tool_calls).web_fetch;
     expect(waiting).toMatchObject({ state: 'awaiting-approval' });
     expect(waiting!.approval_scope).toMatch(/same site; another site asks again/);
+    const start = first.parts.find((p) => p.type === 'start');
+    expect(start?.messageMetadata).toMatchObject({
+      approval_scopes: { web_fetch: waiting!.approval_scope },
+    });
     const reply = await latestReply(ann, conv.id);
     const go = await post(ann, `/functions/v1/agent-runs/${reply.agent_run!.id}/approvals`, {
       decisions: [{ approval_id: approval!.approvalId, approved: true }],

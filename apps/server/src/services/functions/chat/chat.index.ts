@@ -275,6 +275,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     provider,
     model: call.model,
     ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
+    ...(run?.toolset.scopes.size && { approval_scopes: Object.fromEntries(run.toolset.scopes) }),
   };
   const streamed = call.streamUi(
     {
