@@ -18,9 +18,11 @@ export type OnceRule =
   | { kind: 'all' }
   | { kind: 'names' };
 
+const builtinKey = (name: string) => `builtin:${name}`;
+
 /** The rule of a tool by its key; `urlArguments` are an HTTP tool's URL placeholders. */
 export const onceRuleOf = (key: string, urlArguments: readonly string[] = []): OnceRule => {
-  if (key === 'builtin:web_fetch') return { kind: 'site', argument: 'url' };
+  if (key === builtinKey('web_fetch')) return { kind: 'site', argument: 'url' };
   if (key.startsWith('http:')) return { kind: 'arguments', names: urlArguments };
   if (key.startsWith('mcp:')) return { kind: 'all' };
   return { kind: 'names' };
