@@ -582,6 +582,31 @@ export const errorCatalogue = {
     message:
       'A tool allowed for the widget is not one of the agent’s tools, or it needs approval, which visitors can never give. Pick from the agent’s tools that need no approval.',
   },
+  'widgets:tool_arguments': {
+    message:
+      'Choose, for each HTTP or MCP tool the widget allows, which arguments visitors may set; fix the others, or leave them out.',
+    detail: ({
+      tool,
+      problem,
+      argument,
+    }: {
+      tool: string;
+      problem: 'missing' | 'unknown' | 'both' | 'required';
+      argument?: string;
+    }) => {
+      const arg = `“${argument ?? ''}”`;
+      switch (problem) {
+        case 'missing':
+          return `Choose which arguments of “${tool}” visitors may set. It calls out with your credentials, so visitors set none unless you say so.`;
+        case 'unknown':
+          return `The tool “${tool}” has no argument ${arg}. Pick from the arguments in its input schema.`;
+        case 'both':
+          return `The argument ${arg} of “${tool}” is either set by visitors or fixed by you, not both.`;
+        case 'required':
+          return `The tool “${tool}” needs ${arg}: let visitors set it, or give it a fixed value.`;
+      }
+    },
+  },
   'widgets:origin_not_allowed': {
     message:
       'This website is not allowed to show this chat. The widget’s owner can add it to the allowed origins.',

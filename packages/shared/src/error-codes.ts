@@ -156,6 +156,7 @@ export const errorCodes = [
   'widgets:too_many',
   'widgets:target_not_found',
   'widgets:unknown_tool',
+  'widgets:tool_arguments',
   'widgets:origin_not_allowed',
   'widgets:unavailable',
   'widgets:budget_exhausted',

@@ -46,6 +46,12 @@ export const errorExamples: {
   'rate_limit:exceeded': [{ operation: 'Data request', seconds: 10 }],
   'auth:forbidden': [{ action: 'log admin action' }],
   'access_requests:decided': [{ status: 'approved' }, { status: 'rejected' }],
+  'widgets:tool_arguments': [
+    { tool: 'weather', problem: 'missing' },
+    { tool: 'weather', problem: 'unknown', argument: 'town' },
+    { tool: 'weather', problem: 'both', argument: 'city' },
+    { tool: 'weather', problem: 'required', argument: 'city' },
+  ],
   'keys:missing': [{ provider: 'OpenAI' }],
   'keys:not_found': [
     { provider: 'Mistral' },

@@ -1,4 +1,5 @@
 import type { Deps } from '../http/app-env.ts';
+import { accessRequestJob, passwordResetJob } from './account-requests.ts';
 import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
 import { knowledgeIngestJob, knowledgeReembedJob, knowledgeResumeJob } from './knowledge-jobs.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
@@ -19,6 +20,8 @@ export const jobList = (
 ): readonly JobDefinition<Deps>[] => [
   emailRetryJob(opts.emailRetry),
   emailOutboxSweepJob,
+  passwordResetJob,
+  accessRequestJob,
   sweepAbandonedUploadsJob,
   recoverStoppedInstancesJob,
   pruneExpiredAuthJob,

@@ -24,6 +24,11 @@ export type JobDefinition<C> = {
   singleton?: boolean;
   /** How long a completed run is kept (pg-boss keeps them 7 days): less, for frequent work. */
   keepCompletedSeconds?: number;
+  /**
+   * A job sent from this instance wakes the worker here at once instead of waiting for its next
+   * poll: for work a person is waiting on, such as the mail of a reset request.
+   */
+  eager?: boolean;
   run(data: object, ctx: C): Promise<void>;
   /**
    * Called once the queue runs: hooks another part of the server up to it (mail retries), or
@@ -108,6 +113,8 @@ export const createJobQueue = (opts: {
   const { database, log } = opts;
   let boss: PgBoss | undefined;
   let listed: { name: string; title: string; cron: string | null }[] = [];
+  /** The worker of each eager queue on this instance. */
+  const eagerWorkers = new Map<string, string>();
   let stopping: Promise<void> | undefined;
 
   const started = () => {
@@ -152,16 +159,26 @@ export const createJobQueue = (opts: {
           ...(job.singleton && { policy: 'singleton' as const }),
         });
         await instance.updateQueue(job.name, options);
-        await instance.work<object>(job.name, { pollingIntervalSeconds }, async (jobs) => {
-          for (const one of jobs) {
-            try {
-              await job.run(one.data ?? {}, ctx);
-            } catch (error) {
-              log.warn({ err: error, job: job.name, id: one.id }, 'job failed');
-              throw error;
+        // Read by the handler, which may run before `work` has answered with the id.
+        const worker: { id?: string } = {};
+        worker.id = await instance.work<object>(
+          job.name,
+          { pollingIntervalSeconds },
+          async (jobs) => {
+            for (const one of jobs) {
+              try {
+                await job.run(one.data ?? {}, ctx);
+              } catch (error) {
+                log.warn({ err: error, job: job.name, id: one.id }, 'job failed');
+                throw error;
+              } finally {
+                // An eager queue is drained without waiting between jobs; an empty fetch ends it.
+                if (job.eager && worker.id) instance.notifyWorker(worker.id);
+              }
             }
-          }
-        });
+          },
+        );
+        if (job.eager) eagerWorkers.set(job.name, worker.id);
         // Upserted by name: every instance stores the same schedule, and it fires once.
         if (job.cron) await instance.schedule(job.name, job.cron, null, { tz: 'UTC' });
       }
@@ -173,12 +190,17 @@ export const createJobQueue = (opts: {
       for (const job of definitions) job.attach?.(queue, ctx);
     },
 
-    send: (name, data, sendOpts = {}) =>
-      started().send(name, data, {
+    async send(name, data, sendOpts = {}) {
+      const instance = started();
+      const id = await instance.send(name, data, {
         ...(sendOpts.startAfter && { startAfter: sendOpts.startAfter }),
         ...(sendOpts.singletonKey && { singletonKey: sendOpts.singletonKey }),
         ...(sendOpts.throttleSeconds && { singletonSeconds: sendOpts.throttleSeconds }),
-      }),
+      });
+      const worker = eagerWorkers.get(name);
+      if (id !== null && worker && !sendOpts.startAfter) instance.notifyWorker(worker);
+      return id;
+    },
 
     async summaries() {
       const instance = started();

@@ -16,7 +16,8 @@ import {
   widgetSessionRoute,
 } from './public.routes.ts';
 import { spendMessage, spendSessionStart } from './rate-limits.ts';
-import { streamReply } from './reply.ts';
+import { streamReply, visitorSources } from './reply.ts';
+import { visitorAddressHash } from './visitor-address.ts';
 import {
   checkEmbedder,
   checkNotBlocked,
@@ -35,6 +36,7 @@ import {
   visitorConversations,
   type VisitorRow,
   type WidgetMessageRow,
+  type WidgetRow,
 } from './store.ts';
 
 /** Messages a visitor's conversation shows at most (the newest). */
@@ -53,11 +55,11 @@ const visitorOut = (v: VisitorRow) => ({
 });
 
 // A reply its server was cut off from is failed by the sweep within a minute (ADR 018).
-const messageOut = (m: WidgetMessageRow): WidgetMessage => ({
+const messageOut = (widget: WidgetRow, m: WidgetMessageRow): WidgetMessage => ({
   id: m.id,
   role: m.role,
   content: m.content,
-  sources: m.sources as WidgetMessage['sources'],
+  sources: visitorSources(widget, m.sources as WidgetMessage['sources']),
   status: m.status,
   created_at: m.created_at.toISOString(),
 });
@@ -122,7 +124,12 @@ widgetPublicRouter
     await widgetTarget(deps, widget);
     checkEmbedder(c, widget);
     await spendSessionStart(deps, clientIp(c, deps.config.trustProxy));
-    const { visitor, token } = await startSession(deps, widget, c.req.valid('json'));
+    const { visitor, token } = await startSession(
+      deps,
+      widget,
+      c.req.valid('json'),
+      clientIp(c, deps.config.trustProxy),
+    );
     const conversations = await visitorConversations(deps.database.db, widget.id, visitor.id);
     return c.json(
       {
@@ -161,7 +168,7 @@ widgetPublicRouter
       created_at: conversation.created_at.toISOString(),
       updated_at: conversation.updated_at.toISOString(),
     };
-    return c.json({ ...brief, messages: messages.map(messageOut) }, 200);
+    return c.json({ ...brief, messages: messages.map((m) => messageOut(widget, m)) }, 200);
   })
   .openapi(widgetChatRoute, async (c) => {
     const { deps } = c.var;
@@ -190,7 +197,12 @@ widgetPublicRouter
       ) {
         throw conversationNotFound();
       }
-      await slideSession(db, token, visitor.id);
+      await slideSession(
+        db,
+        token,
+        visitor,
+        visitorAddressHash(deps.config.authSecret, widget.id, clientIp(c, deps.config.trustProxy)),
+      );
       return (await streamReply(deps, {
         widget,
         visitor,

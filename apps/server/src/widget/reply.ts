@@ -2,6 +2,7 @@ import { stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from
 import { agentLimits } from '@chorus/shared/api/agents';
 import type { Source } from '@chorus/shared/api/conversations';
 import {
+  toolNeedsArgumentRule,
   widgetLimits,
   widgetUnavailableMessage,
   type WidgetStreamEvent,
@@ -21,6 +22,7 @@ import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
 import { replyTokenLimit, type BudgetHold } from './budget.ts';
 import type { WidgetTarget } from './session.ts';
+import { restrictForVisitors } from './tool-arguments.ts';
 import {
   finishTurn,
   lastMessages,
@@ -39,7 +41,22 @@ const replyStoppedMessage = 'The reply was stopped before it finished.';
 
 type WidgetSource = Extract<WidgetStreamEvent, { type: 'sources' }>['sources'][number];
 
-/** A knowledge passage as the widget cites it: its document, its place, its words. */
+/**
+ * A short quote of a passage: on one line, at most `max` characters, cut at a word where it can
+ * be, with an ellipsis when cut.
+ */
+export const quoteOf = (text: string, max: number): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+};
+
+/**
+ * A knowledge passage as the widget cites it: its document, its place, and a short quote. The
+ * owner's documents are theirs: a visitor never gets a whole passage.
+ */
 export const toWidgetSource = (s: Source): WidgetSource => ({
   document: s.document_name ?? s.title ?? '',
   position:
@@ -48,8 +65,23 @@ export const toWidgetSource = (s: Source): WidgetSource => ({
       : s.heading_path && s.heading_path.length > 0
         ? s.heading_path.join(' › ')
         : null,
-  text: s.snippet ?? '',
+  text: quoteOf(s.snippet ?? '', widgetLimits.sourceQuoteChars),
 });
+
+/**
+ * What a visitor may see of a reply's sources: none when the owner turned sources off, else each
+ * with its quote held to the limit (replies stored before the limit kept longer ones).
+ */
+export const visitorSources = (
+  widget: Pick<WidgetRow, 'show_sources'>,
+  sources: readonly WidgetSource[],
+): WidgetSource[] =>
+  widget.show_sources
+    ? sources.map((source) => ({
+        ...source,
+        text: quoteOf(source.text, widgetLimits.sourceQuoteChars),
+      }))
+    : [];
 
 /** The conversation so far as the model reads it: the last `historyTurns` turns that finished. */
 const historyOf = (rows: WidgetMessageRow[]): ModelMessage[] =>
@@ -77,7 +109,9 @@ const agentStops = (maxSteps: number, tokens: number): StopCondition<ToolSet>[] 
 
 /**
  * The agent's tools a visitor's reply may use: those the owner allowed for the widget, and of
- * them only the ones that never wait for an approval, which no visitor can give.
+ * them only the ones that never wait for an approval, which no visitor can give. A tool that
+ * calls out with the owner's credentials (HTTP, MCP) is given only with the owner's rule of which
+ * arguments visitors may set, and restricted to it (tool-arguments.ts).
  */
 const visitorToolset = async (
   deps: Deps,
@@ -106,9 +140,19 @@ const visitorToolset = async (
     granted: new Set(),
   });
   for (const [name, tool] of Object.entries(toolset.tools)) {
-    if ((tool as { needsApproval?: unknown }).needsApproval) {
+    const key = toolset.keys.get(name) ?? '';
+    const rule =
+      toolNeedsArgumentRule(key) && Object.hasOwn(widget.tool_arguments, key)
+        ? widget.tool_arguments[key]
+        : undefined;
+    if (
+      (tool as { needsApproval?: unknown }).needsApproval ||
+      (toolNeedsArgumentRule(key) && !rule)
+    ) {
       delete toolset.tools[name];
       toolset.keys.delete(name);
+    } else if (rule) {
+      toolset.tools[name] = restrictForVisitors(tool, rule);
     }
   }
   return toolset;
@@ -360,11 +404,10 @@ export const streamReply = async (
     }
   };
 
+  const shown = visitorSources(widget, prepared.sources);
   const opening: WidgetStreamEvent[] = [
     { type: 'start', conversation_id: conversationId, message_id: replyId },
-    ...(prepared.sources.length > 0
-      ? [{ type: 'sources' as const, sources: prepared.sources }]
-      : []),
+    ...(shown.length > 0 ? [{ type: 'sources' as const, sources: shown }] : []),
   ];
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { widgetLimits } from '@chorus/shared/api/widgets';
 import { rowsOf, type Db } from '../db/client.ts';
 import {
@@ -53,7 +53,11 @@ export const mintSession = async (db: Db, widgetId: string, visitorId: string): 
   return token;
 };
 
-/** The visitor of a live session of this widget; null for an unknown, expired or foreign one. */
+/**
+ * The visitor of a live session of this widget; null for an unknown, expired or foreign one. A
+ * blocked visitor's session is found however old it is, so that it is refused as blocked rather
+ * than replaced by a new anonymous visitor.
+ */
 export const visitorOfSession = async (
   db: Db,
   widgetId: string,
@@ -69,14 +73,22 @@ export const visitorOfSession = async (
         eq(widgetVisitorSessions.token_hash, hashToken(token)),
         eq(widgetVisitorSessions.widget_id, widgetId),
         eq(widgetVisitors.widget_id, widgetId),
-        gt(widgetVisitorSessions.expires_at, new Date()),
+        or(gt(widgetVisitorSessions.expires_at, new Date()), isNotNull(widgetVisitors.blocked_at)),
       ),
     );
   return row?.visitor ?? null;
 };
 
-/** A session in use lives `sessionDays` more, and its visitor was seen now. */
-export const slideSession = async (db: Db, token: string, visitorId: string): Promise<void> => {
+/**
+ * A session in use lives `sessionDays` more, and its visitor was seen now, from the network
+ * `addressHash` stands for (kept for anonymous visitors only).
+ */
+export const slideSession = async (
+  db: Db,
+  token: string,
+  visitor: Pick<VisitorRow, 'id' | 'signed'>,
+  addressHash: string | null,
+): Promise<void> => {
   await Promise.all([
     db
       .update(widgetVisitorSessions)
@@ -84,14 +96,49 @@ export const slideSession = async (db: Db, token: string, visitorId: string): Pr
       .where(eq(widgetVisitorSessions.token_hash, hashToken(token))),
     db
       .update(widgetVisitors)
-      .set({ last_seen_at: new Date() })
-      .where(eq(widgetVisitors.id, visitorId)),
+      .set({
+        last_seen_at: new Date(),
+        ...(!visitor.signed && addressHash !== null && { address_hash: addressHash }),
+      })
+      .where(eq(widgetVisitors.id, visitor.id)),
   ]);
 };
 
-export const createAnonymousVisitor = async (db: Db, widgetId: string): Promise<VisitorRow> => {
-  const [row] = await db.insert(widgetVisitors).values({ widget_id: widgetId }).returning();
+export const createAnonymousVisitor = async (
+  db: Db,
+  widgetId: string,
+  addressHash: string | null,
+): Promise<VisitorRow> => {
+  const [row] = await db
+    .insert(widgetVisitors)
+    .values({ widget_id: widgetId, address_hash: addressHash })
+    .returning();
   return row!;
+};
+
+/**
+ * Whether an anonymous visitor of this widget was blocked, less than `hours` ago, coming from the
+ * network `addressHash` stands for.
+ */
+export const addressBlocked = async (
+  db: Db,
+  widgetId: string,
+  addressHash: string,
+  hours: number,
+): Promise<boolean> => {
+  const [row] = await db
+    .select({ id: widgetVisitors.id })
+    .from(widgetVisitors)
+    .where(
+      and(
+        eq(widgetVisitors.widget_id, widgetId),
+        eq(widgetVisitors.address_hash, addressHash),
+        isNotNull(widgetVisitors.blocked_at),
+        gt(widgetVisitors.blocked_at, new Date(Date.now() - hours * 60 * 60 * 1000)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 };
 
 /** The host site's visitor, made on first sight; a token's name replaces the one kept. */

@@ -11,6 +11,11 @@ export const auditLogEntrySchema = z.object({
   table_name: z.string(),
   record_id: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
+  /**
+   * True: an admin posted this entry (`POST /admin/audit-logs`), its action and details in their
+   * own words. False: Chorus wrote it when the admin changed something.
+   */
+  posted_by_admin: z.boolean(),
   created_at: z.string(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;

@@ -3,6 +3,7 @@ import type { MessageAgentRun } from '@chorus/shared/api/agents';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import type { Db } from '../client.ts';
 import { agentRuns, agentToolGrants } from '../schema/index.ts';
+import { grantKey } from '../../agents/approval-scope.ts';
 import { ownerGone } from './instances.ts';
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
@@ -91,9 +92,10 @@ export class AgentRunsRepository {
   }
 
   /** The tools of a conversation approved once (policy `once`). */
+  /** The calls approved once in the conversation, as `grantKey(tool, shape)`. */
   async grants(conversationId: string): Promise<Set<string>> {
     const rows = await this.db
-      .select({ tool: agentToolGrants.tool })
+      .select({ tool: agentToolGrants.tool, shape: agentToolGrants.shape })
       .from(agentToolGrants)
       .where(
         and(
@@ -101,15 +103,20 @@ export class AgentRunsRepository {
           eq(agentToolGrants.user_id, this.userId),
         ),
       );
-    return new Set(rows.map((row) => row.tool));
+    return new Set(rows.map((row) => grantKey(row.tool, row.shape)));
   }
 
-  async grant(conversationId: string, tools: string[]): Promise<void> {
-    if (tools.length === 0) return;
+  async grant(conversationId: string, calls: { tool: string; shape: string }[]): Promise<void> {
+    if (calls.length === 0) return;
     await this.db
       .insert(agentToolGrants)
       .values(
-        tools.map((tool) => ({ conversation_id: conversationId, user_id: this.userId, tool })),
+        calls.map(({ tool, shape }) => ({
+          conversation_id: conversationId,
+          user_id: this.userId,
+          tool,
+          shape,
+        })),
       )
       .onConflictDoNothing();
   }

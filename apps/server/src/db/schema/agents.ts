@@ -135,7 +135,11 @@ export const agentRuns = pgTable(
   ],
 );
 
-/** A tool a user approved once for a conversation (approval policy `once`). */
+/**
+ * A call a user approved once for a conversation (approval policy `once`): it covers later calls
+ * of the same tool with the same `shape` (agents/approval-scope.ts). Rows from before shapes
+ * existed have an empty shape, which no call has: those tools ask again.
+ */
 export const agentToolGrants = pgTable(
   'agent_tool_grants',
   {
@@ -146,9 +150,10 @@ export const agentToolGrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tool: text('tool').notNull(),
+    shape: text('shape').notNull().default(''),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.conversation_id, t.tool] })],
+  (t) => [primaryKey({ columns: [t.conversation_id, t.tool, t.shape] })],
 );
 
 /**

@@ -45,6 +45,16 @@ export const widgets = pgTable(
     max_reply_tokens: integer('max_reply_tokens').notNull(),
     require_signed_visitors: boolean('require_signed_visitors').notNull().default(false),
     allowed_tools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
+    /**
+     * `WidgetToolArguments`: for each allowed HTTP or MCP tool, the arguments visitors may set
+     * and the owner's fixed values; such a tool without one is not offered to visitors.
+     */
+    tool_arguments: jsonb('tool_arguments')
+      .$type<Record<string, { visitor: string[]; fixed: Record<string, unknown> }>>()
+      .notNull()
+      .default({}),
+    /** Visitors see the documents a reply cited (name and a short quote); off: none. */
+    show_sources: boolean('show_sources').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     secret_sealed: text('secret_sealed').notNull(),
     secret_hint: text('secret_hint').notNull(),
@@ -74,6 +84,11 @@ export const widgetVisitors = pgTable(
     name: text('name'),
     signed: boolean('signed').notNull().default(false),
     blocked_at: timestamp('blocked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * A keyed hash of the network an anonymous visitor last came from (widget/visitor-address.ts):
+     * a block holds for a while against new anonymous visitors from it. Never the address.
+     */
+    address_hash: text('address_hash'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
@@ -82,6 +97,9 @@ export const widgetVisitors = pgTable(
       .defaultNow(),
   },
   (t) => [
+    index('widget_visitors_blocked_address_idx')
+      .on(t.widget_id, t.address_hash)
+      .where(sql`${t.blocked_at} is not null`),
     uniqueIndex('widget_visitors_external_idx')
       .on(t.widget_id, t.external_id)
       .where(sql`${t.external_id} is not null`),

@@ -115,19 +115,13 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
             : NOT_ANSWERED,
         };
       });
-      // A tool approved "once per conversation" asks no more in this conversation, this run too.
-      const once = new Set(
-        (agent.tools as AgentTool[]).filter((t) => t.approval === 'once').map((t) => t.tool),
-      );
+      // A call approved "once per conversation" covers later calls of its shape (the same site,
+      // URL or arguments: agents/approval-scope.ts) in this conversation, this run too.
       const granted = answers
         .filter((a) => a.approved)
-        .map((a) => opened.keys.get(a.name))
-        .filter((key): key is string => key !== undefined && once.has(key));
+        .map((a) => opened.grant(a.name, waiting.get(a.approvalId)?.input))
+        .filter((g): g is { tool: string; shape: string } => g !== null);
       await runs.grant(run.conversation_id, granted);
-      for (const [name, key] of opened.keys) {
-        const tool = opened.tools[name];
-        if (tool && granted.includes(key)) tool.needsApproval = false;
-      }
       // Only one answer to a pause goes on with it (two tabs, a double click).
       if (!(await runs.resume(run.id, deps.instance.id))) throw notWaiting();
     } catch (error) {
@@ -138,6 +132,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     }
     const toolset = settings.toolset;
     for (const answer of answers) calls.decide(answer.approvalId, answer.approved);
+    calls.describeApprovals(toolset.scopes);
 
     const modelMessages: ModelMessage[] = [
       ...((state.messages ?? []) as ModelMessage[]),
@@ -239,6 +234,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       model: call.model,
       agent_run_id: run.id,
       agent_name: agent.name,
+      ...(toolset.scopes.size > 0 && { approval_scopes: Object.fromEntries(toolset.scopes) }),
     };
     c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
     return uiMessageResponse(

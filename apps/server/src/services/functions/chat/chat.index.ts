@@ -242,6 +242,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const replyId = randomUUID();
   const runId = agent ? randomUUID() : undefined;
   const toolCalls = agent ? new ToolCallLog() : null;
+  if (toolCalls && run) toolCalls.describeApprovals(run.toolset.scopes);
   const log = deps.log.child({ userId: user.id, conversationId, provider });
   const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
     messageChange(type, { id, conversation_id: conversationId });
@@ -279,6 +280,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     provider,
     model: call.model,
     ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
+    ...(run?.toolset.scopes.size && { approval_scopes: Object.fromEntries(run.toolset.scopes) }),
   };
   const streamed = call.streamUi(
     {

@@ -27,6 +27,7 @@ import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { normaliseOrigin } from '../../../widget/origins.ts';
+import { checkToolArguments } from '../../../widget/tool-arguments.ts';
 import {
   blockWidgetVisitorRoute,
   createWidgetRoute,
@@ -140,6 +141,8 @@ const toWidget = (row: WidgetView, appUrl: string): Widget => ({
   },
   require_signed_visitors: row.require_signed_visitors,
   allowed_tools: row.allowed_tools,
+  tool_arguments: row.tool_arguments,
+  show_sources: row.show_sources,
   enabled: row.enabled,
   secret_hint: row.secret_hint,
   usage: {
@@ -264,6 +267,12 @@ export const widgetsRouter = createRouter<AuthedEnv>()
     const target = await repo.target(body.target);
     if (!target) throw new ApiError(404, 'widgets:target_not_found');
     checkTools(target, body.allowed_tools);
+    const toolArguments = await checkToolArguments(
+      deps,
+      user.id,
+      body.allowed_tools,
+      body.tool_arguments,
+    );
     const { secret, ...sealed } = newSecret(deps);
     // Counted and stored under the user's lock: two saves at once cannot both take the last place.
     const row = await withinUserLimit(deps.database.db, 'widgets', user.id, async (tx) => {
@@ -279,6 +288,8 @@ export const widgetsRouter = createRouter<AuthedEnv>()
         ...body.budget,
         require_signed_visitors: body.require_signed_visitors,
         allowed_tools: [...new Set(body.allowed_tools)],
+        tool_arguments: toolArguments,
+        show_sources: body.show_sources,
         enabled: body.enabled,
         ...sealed,
       });
@@ -341,8 +352,13 @@ export const widgetsRouter = createRouter<AuthedEnv>()
       changes.require_signed_visitors = patch.require_signed_visitors;
     }
     if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+    if (patch.show_sources !== undefined) changes.show_sources = patch.show_sources;
 
-    if (patch.target !== undefined || patch.allowed_tools !== undefined) {
+    if (
+      patch.target !== undefined ||
+      patch.allowed_tools !== undefined ||
+      patch.tool_arguments !== undefined
+    ) {
       const target = patch.target
         ? await repo.target(patch.target)
         : await repo.target({ agent_id: current.agent_id, custom_ai_id: current.custom_ai_id });
@@ -358,6 +374,13 @@ export const widgetsRouter = createRouter<AuthedEnv>()
         const allowed = toolsWithoutApproval(target);
         changes.allowed_tools = current.allowed_tools.filter((tool) => allowed.has(tool));
       }
+      // Rules of tools no longer allowed are dropped; new ones are checked.
+      changes.tool_arguments = await checkToolArguments(
+        deps,
+        user.id,
+        changes.allowed_tools,
+        patch.tool_arguments ?? current.tool_arguments,
+      );
     }
 
     if (!(await repo.update(id, changes))) throw widgetNotFound();

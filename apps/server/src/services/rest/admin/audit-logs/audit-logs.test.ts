@@ -50,6 +50,7 @@ describe('POST /rest/v1/admin/audit-logs', () => {
       admin_email: 'audit-admin@example.com',
       action: 'export_users',
       details: { format: 'csv' },
+      posted_by_admin: true,
     });
   });
 
@@ -154,5 +155,37 @@ describe('GET /rest/v1/admin/audit-logs', () => {
     const res = await plain.get('/rest/v1/admin/audit-logs');
     expect(res.status).toBe(403);
     expect(JSON.stringify(res.body)).not.toContain('a_first');
+  });
+});
+
+describe('entries an admin posts', () => {
+  it('marks a posted entry as the admin’s own, apart from one Chorus wrote', async () => {
+    // An admin writes an entry that copies a system one, word for word.
+    const forged = await admin.post<AuditLogEntry>('/rest/v1/admin/audit-logs', {
+      action: 'resend_email',
+      table_name: 'email_outbox',
+      record_id: '00000000-0000-4000-8000-000000000001',
+      details: { outcome: 'sent' },
+    });
+    expect(forged.status).toBe(201);
+    // And Chorus writes one itself when an admin acts (a role change).
+    const changed = await root.patch(`/rest/v1/admin/users/${plain.id}`, { role: 'admin' });
+    expect(changed.status).toBe(200);
+    await root.patch(`/rest/v1/admin/users/${plain.id}`, { role: 'user' });
+
+    const list = await root.get<AuditLogsResponse>('/rest/v1/admin/audit-logs?limit=100');
+    const posted = list.body.entries.find((e) => e.id === forged.body.id)!;
+    expect(posted).toMatchObject({ posted_by_admin: true, admin_email: admin.email });
+    const written = list.body.entries.filter(
+      (e) => e.table_name === 'profiles' && !e.posted_by_admin,
+    );
+    expect(written.length).toBeGreaterThanOrEqual(1);
+    // Nothing in the body lets a poster claim otherwise.
+    const claimed = await admin.post<AuditLogEntry>('/rest/v1/admin/audit-logs', {
+      action: 'x',
+      table_name: 'y',
+      posted_by_admin: false,
+    });
+    expect(claimed.status === 400 || claimed.body.posted_by_admin === true).toBe(true);
   });
 });
