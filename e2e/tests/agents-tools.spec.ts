@@ -17,7 +17,7 @@ import {
 // changes it, and only with 127.0.0.2 (where the MCP test server and a redirect live): the private
 // page on 127.0.0.1 stays refused for every test, whatever runs beside this one.
 
-type ApprovalLabel = 'Always ask' | 'Ask once per conversation' | 'Never ask';
+type ApprovalLabel = 'Always ask' | 'Ask once per conversation and address' | 'Never ask';
 
 /** /agents: the user's agents as cards, and the dialog that creates or edits one. */
 class AgentsPage {
@@ -125,7 +125,7 @@ test('a new user builds an agent with tools, answers its approvals, adds an MCP 
       .fill('Work things out with your tools, and say which ones you used.');
     await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'OpenAI' });
     await agents.pickTool(dialog, 'Built-in', 'Calculator', 'Always ask');
-    await agents.pickTool(dialog, 'Built-in', 'Web fetch', 'Ask once per conversation');
+    await agents.pickTool(dialog, 'Built-in', 'Web fetch', 'Ask once per conversation and address');
     await dialog.getByRole('button', { name: 'Create agent' }).click();
     await expect(dialog).toBeHidden();
     const card = agents.card('Lab helper');
@@ -218,7 +218,12 @@ test('a new user builds an agent with tools, answers its approvals, adds an MCP 
     await expect(chat.composer()).toBeVisible();
     const ask = `Read ${redirectUrl} [sim:tool web_fetch {"url":"${redirectUrl}"}]`;
     await chat.send(`@lab-helper ${ask}`);
-    // Web fetch was approved once in this conversation: it does not ask again.
+    // Web fetch was approved once in this conversation, for another site: this one asks again,
+    // and says what a yes covers.
+    const waiting = toolCall(chat.lastReply(), 'web_fetch');
+    await expect(waiting).toHaveAttribute('data-state', 'awaiting-approval');
+    await expect(waiting).toContainText('when they go to the same site; another site asks again');
+    await waiting.getByRole('button', { name: 'Approve' }).click();
     await chat.waitForReplyTo(ask);
     const call = toolCall(chat.lastReply(), 'web_fetch');
     await expect(call).toHaveAttribute('data-state', 'done');

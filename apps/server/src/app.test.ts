@@ -3,8 +3,7 @@ import { startTestApp, type TestApp } from './test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  // Outbound calls go to the simulator, so the sweeps below exercise our input handling only.
-  t = await startTestApp({ providerSim: true });
+  t = await startTestApp();
 });
 afterAll(async () => {
   await t.close();
@@ -15,9 +14,6 @@ type OpenApiDocument = {
   info: { title: string };
   paths: Record<string, Record<string, unknown>>;
 };
-
-const readOpenApi = async () =>
-  (await t.client().get<OpenApiDocument>('/rest/v1/openapi.json')).body;
 
 describe('the app shell', () => {
   it('answers the health check', async () => {
@@ -68,66 +64,5 @@ describe('the app shell', () => {
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
     }
-  });
-});
-
-describe('bad input never causes a server error', () => {
-  const huge = 'x'.repeat(200_000);
-  const bodies: unknown[] = [
-    '{not json',
-    '',
-    'null',
-    '[]',
-    '"text"',
-    '12',
-    {},
-    { user_uuid: 12, full_name: 12, public_name: [] },
-    { full_name: { nested: true }, public_name: null },
-    { full_name: huge, public_name: huge, user_uuid: huge },
-    { email: huge, password: huge, name: huge },
-    { email: 42, password: false, name: null },
-    { email: 'sweep@example.com', password: 'correct-horse-1', name: { toString: 'x' } },
-    '{"__proto__":{"role":"super_admin"},"constructor":{"prototype":{"role":"admin"}}}',
-  ];
-  const authPaths = [
-    'sign-up/email',
-    'sign-in/email',
-    'sign-out',
-    'request-password-reset',
-    'reset-password',
-    'change-password',
-  ].map((p) => `/auth/v1/${p}`);
-
-  it('holds for every documented endpoint, as a guest and as a user', async () => {
-    const doc = await readOpenApi();
-    const endpoints = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.keys(methods)
-        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-        .map((method) => ({
-          method: method.toUpperCase(),
-          path: path.replaceAll(/\{[^}]+\}/g, 'not-a-uuid'),
-        })),
-    );
-    expect(endpoints.length).toBeGreaterThanOrEqual(4);
-
-    const user = await t.user('sweeper@example.com');
-    const failures: string[] = [];
-    for (const { method, path } of endpoints) {
-      for (const caller of [t.client(), user]) {
-        const sends = method === 'GET' || method === 'DELETE' ? [undefined] : bodies;
-        for (const body of sends) {
-          const res = await caller.request(method, path, body);
-          if (res.status >= 500) failures.push(`${method} ${path} ${String(body).slice(0, 40)}`);
-        }
-      }
-    }
-    for (const path of authPaths) {
-      for (const body of bodies) {
-        // A fresh address each time: this sweep is not about the rate limit.
-        const res = await t.client().request('POST', path, body);
-        if (res.status >= 500) failures.push(`POST ${path} ${JSON.stringify(body).slice(0, 40)}`);
-      }
-    }
-    expect(failures).toEqual([]);
   });
 });

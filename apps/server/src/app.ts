@@ -21,7 +21,9 @@ import { requireTrustedOrigin } from './http/origin-check.ts';
 import { refuseInvalidText } from './http/valid-text.ts';
 import { getSession } from './services/auth/get-session.ts';
 import { throttleSignInPerAccount } from './services/auth/sign-in-throttle.ts';
+import { z } from 'zod';
 import { inviteFrom, refuseUninvited } from './services/rest/signup-mode/signup-policy.ts';
+import { queuePasswordReset } from './jobs/account-requests.ts';
 import { refreshSession } from './services/auth/refresh-session.ts';
 import { copySystemApiKeysRouter } from './services/functions/copy-system-api-keys/copy-system-api-keys.index.ts';
 import { adminUsersRouter } from './services/rest/admin/users/users.index.ts';
@@ -104,6 +106,12 @@ const limitedAuthPaths = new Set([
   'reset-password',
   'change-password',
 ]);
+
+/** better-auth's own answer to a reset request, word for word, whatever the address. */
+const RESET_REQUESTED = 'If this email exists in our system, check your email for the reset link';
+
+/** better-auth's body for a reset request; `redirectTo` is unused, the link is built on APP_URL. */
+const resetRequestSchema = z.object({ email: z.email(), redirectTo: z.string().optional() });
 
 /**
  * Routes whose every request goes through the model-call seam, which spends the `data` window
@@ -288,6 +296,19 @@ export const createApp = (deps: Deps, web: WebAssets | null = null) => {
     );
     if (refusal) return c.json({ code: 'SIGNUP_BY_REQUEST', message: refusal }, 403);
     return next();
+  });
+  // A reset request is queued and answered at once, the same for every address (account-requests.ts).
+  app.post(`${AUTH_BASE_PATH}/request-password-reset`, async (c, next) => {
+    const parsed = resetRequestSchema.safeParse(
+      await c.req.raw
+        .clone()
+        .json()
+        .catch(() => null),
+    );
+    // A malformed body gets better-auth's own refusal, which says nothing about any account.
+    if (!parsed.success) return next();
+    await queuePasswordReset(deps, { email: parsed.data.email });
+    return c.json({ status: true, message: RESET_REQUESTED }, 200);
   });
   // State-changing calls that act with a session come from our own pages only (issue 13).
   const sameOrigin = requireTrustedOrigin(config.trustedOrigins);

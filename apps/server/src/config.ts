@@ -87,6 +87,12 @@ const envSchema = z.object({
     .min(1_000)
     .max(600_000)
     .default(30_000),
+  INSTANCE_HEARTBEAT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(100)
+    .max(60_000)
+    .optional(),
   STORAGE_S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
@@ -147,12 +153,23 @@ export type Config = {
   providerIdleTimeoutMs: number;
   /** On SIGTERM, how long streaming replies may go on before they are interrupted. */
   shutdownGraceMs: number;
-  /** How long an instance counts as alive after its last heartbeat (its replies stay its own). */
+  /**
+   * How long an instance counts as alive after its last heartbeat: its runs stay its own. Once
+   * it lapses, the runs are ended or resumed by the next sweep (ADR 018).
+   */
   instanceLeaseMs: number;
+  /** How often an instance renews its lease, and how often the sweep looks for lapsed ones. */
+  instanceHeartbeatMs: number;
   providerBaseUrls: Record<ProviderId, string>;
   /** Keys from SYSTEM_KEY_<PROVIDER>, seeded as system keys at start. */
   systemKeySeeds: Partial<Record<ProviderId, string>>;
 };
+
+/**
+ * Three heartbeats per lease, at most every 10 s: with the 30 s lease a stopped instance's runs
+ * end or resume within about 42 s (the lease, one sweep interval, the job queue's poll; ADR 018).
+ */
+const defaultHeartbeatMs = (leaseMs: number) => Math.min(10_000, Math.floor(leaseMs / 3));
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -211,6 +228,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid environment: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const instanceHeartbeatMs = e.INSTANCE_HEARTBEAT_MS ?? defaultHeartbeatMs(e.INSTANCE_LEASE_MS);
+  // One late heartbeat (a database blip, a busy moment) must not end a live instance's runs.
+  if (instanceHeartbeatMs * 2 > e.INSTANCE_LEASE_MS) {
+    throw new ConfigError(
+      `Invalid environment: INSTANCE_HEARTBEAT_MS: must be at most half of INSTANCE_LEASE_MS (${e.INSTANCE_LEASE_MS}), so that one late heartbeat does not count a live instance as gone. Lower INSTANCE_HEARTBEAT_MS or raise INSTANCE_LEASE_MS.`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const storage = storageSettings(e, dataDir);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -260,6 +284,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     rateLimitDataPoints: e.RATE_LIMIT_DATA_POINTS,
     providerIdleTimeoutMs: e.PROVIDER_IDLE_TIMEOUT_MS,
     instanceLeaseMs: e.INSTANCE_LEASE_MS,
+    instanceHeartbeatMs,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     providerBaseUrls: Object.fromEntries(
       providerIds.map((id) => [

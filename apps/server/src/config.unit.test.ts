@@ -48,6 +48,8 @@ describe('loadConfig', () => {
     ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5'],
     ['SHUTDOWN_GRACE_MS', '-5'],
     ['INSTANCE_LEASE_MS', '10'],
+    ['INSTANCE_HEARTBEAT_MS', '50'],
+    ['INSTANCE_HEARTBEAT_MS', 'often'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -129,6 +131,7 @@ describe('loadConfig', () => {
       pool: { size: 20, maxWaiting: 1_000, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000 },
       shutdownGraceMs: 20_000,
       instanceLeaseMs: 30_000,
+      instanceHeartbeatMs: 10_000,
     });
     expect(
       load({
@@ -144,6 +147,20 @@ describe('loadConfig', () => {
       shutdownGraceMs: 0,
       instanceLeaseMs: 5_000,
     });
+  });
+
+  it('beats three times per lease unless told, and refuses a heartbeat longer than half the lease', () => {
+    expect(load({ INSTANCE_LEASE_MS: '3000' })).toMatchObject({
+      instanceLeaseMs: 3_000,
+      instanceHeartbeatMs: 1_000,
+    });
+    expect(load({ INSTANCE_LEASE_MS: '600000' }).instanceHeartbeatMs).toBe(10_000);
+    expect(
+      load({ INSTANCE_LEASE_MS: '2000', INSTANCE_HEARTBEAT_MS: '500' }).instanceHeartbeatMs,
+    ).toBe(500);
+    expect(() => load({ INSTANCE_LEASE_MS: '10000', INSTANCE_HEARTBEAT_MS: '6000' })).toThrow(
+      /INSTANCE_HEARTBEAT_MS: must be at most half of INSTANCE_LEASE_MS \(10000\)/,
+    );
   });
 
   it('adds TRUSTED_ORIGINS to the trusted origins', () => {

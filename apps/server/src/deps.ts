@@ -64,7 +64,12 @@ export const createDeps = (
     storage: createStorageDriver(config.storage),
     links: createLinkSigner(config.authSecret),
     jobs: createJobQueue({ database, log, ...opts.jobs }),
-    instance: createInstanceLease({ db: database.db, leaseMs: config.instanceLeaseMs, log }),
+    instance: createInstanceLease({
+      db: database.db,
+      leaseMs: config.instanceLeaseMs,
+      heartbeatMs: config.instanceHeartbeatMs,
+      log,
+    }),
     saves: createPendingWrites(log),
     streams: createLiveStreams(),
     limiters: createRateLimiters(

@@ -5,9 +5,10 @@ import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { hasVectorStore } from './db/vector-store.ts';
-import { interruptAbandonedReplies } from './db/repositories/messages.ts';
+import { endOtherLeases } from './db/repositories/instances.ts';
 import { createDeps } from './deps.ts';
 import { jobList } from './jobs/job-list.ts';
+import { recoverStoppedInstances } from './jobs/recover-stopped-instances.ts';
 import { SAVE_DRAIN_MS, stopGracefully } from './lifecycle/graceful-stop.ts';
 import { loadWebAssets } from './http/static.ts';
 import type { Logger } from './logger.ts';
@@ -57,17 +58,16 @@ export const startChorus = async ({
 
   const deps = createDeps(config, database, log);
   await deps.instance.start();
-  // Other instances' replies are theirs while their lease runs (the sweeper job takes over after);
-  // the embedded database belongs to this process alone, so anything left streaming there is ours.
-  const interrupted = await interruptAbandonedReplies(
-    database.db,
-    database.driver === 'pglite' ? { allBut: deps.instance.id } : {},
-  );
-  if (interrupted > 0)
-    log.warn({ interrupted }, 'replies cut off by the last stop are kept as interrupted');
+  // Other instances' runs are theirs while their lease runs (the sweep ends or resumes them
+  // after; ADR 018). The embedded database belongs to this process alone (main.ts locks DATA_DIR),
+  // so any other instance recorded there has died: its lease ends now, and its runs are
+  // recovered below.
+  if (database.driver === 'pglite') await endOtherLeases(database.db, deps.instance.id);
   log.info({ driver: deps.storage.kind }, 'file storage');
   await seedSystemKeys({ db: database.db, box: deps.box, seeds: config.systemKeySeeds, log });
   await deps.jobs.start(jobList(), deps);
+  // At once rather than at the first sweep; resumed runs need the job queue, so it runs after it.
+  await recoverStoppedInstances(deps);
   const app = createApp(deps, web);
 
   // Node closes an idle keep-alive connection after 5 s, and a client that sends its next request

@@ -17,6 +17,13 @@ export const emailMessages = {
   testRunNotificationSent: 'Test run notification sent successfully',
 } as const;
 
+/**
+ * What stands in for a user's own content in the outbox copy an admin reads: the prompt and
+ * reply of a run, the names they gave their runs and widgets, their words in a mail to
+ * themselves. Only a super admin reads the mail whole (docs/SECURITY.md, "Mail").
+ */
+export const hiddenContentMarker = '[hidden: user content]';
+
 /** Spec §5's recipient pattern for send-email: no spaces, one @, a dot in the domain. */
 export const isValidRecipient = (email: string): boolean =>
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);

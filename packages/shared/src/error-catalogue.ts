@@ -22,6 +22,9 @@ const badCursor = {
 
 const invalidRequest = 'The request is not valid. Check what was sent and try again.';
 
+const badDate =
+  'A date in the request is not a real date from 0001-01-01 to 9999-12-31. Fix it and try again.';
+
 /** One code's words: what happened and what to try. */
 export type CatalogueEntry = {
   /** What a person reads when nothing more particular is known. */
@@ -62,6 +65,19 @@ export const errorCatalogue = {
   'request:invalid_text': {
     message:
       'The request holds a character that is not text (a NUL or a broken Unicode sequence). Remove it and try again.',
+  },
+  'request:bad_date': {
+    message: badDate,
+    /** Like a failed validation: one sentence per date, led by its field. */
+    detail: ({ issues }: { issues: readonly { path: string; message: string }[] }) =>
+      joinSentences(
+        ...issues.map(({ path, message }) => (path ? `Field ${path}: ${message}` : message)),
+      ) || badDate,
+  },
+  'request:too_deep': {
+    message: 'The request nests its JSON too deeply. Send it with fewer levels.',
+    detail: ({ max }: { max: number }) =>
+      `The request nests its JSON more than ${max} levels deep. Send it with fewer levels.`,
   },
   'request:failed': { message: 'The request failed. Try again in a moment.' },
   'http:not_found': {
@@ -356,6 +372,9 @@ export const errorCatalogue = {
     message:
       'You have as many agent runs going as you may at once. Wait for one to finish, or stop one, then try again.',
   },
+  'agents:interrupted': {
+    message: 'The server stopped while the agent was working. Send your message again.',
+  },
   'workflows:not_found': {
     message: 'This workflow does not exist, or it is not yours. Open Workflows to see yours.',
   },
@@ -484,6 +503,9 @@ export const errorCatalogue = {
     message:
       'The agent asked to use a tool that needs approval, and scheduled runs never approve tools. Set the tool to need no approval, or run the task yourself in a chat.',
   },
+  'schedules:interrupted': {
+    message: 'The server stopped during this run. It runs again at its next time, or run it now.',
+  },
   'test_sets:not_found': {
     message: 'This test set does not exist, or it is not yours. Open the test runner to see yours.',
   },
@@ -563,6 +585,31 @@ export const errorCatalogue = {
     message:
       'A tool allowed for the widget is not one of the agent’s tools, or it needs approval, which visitors can never give. Pick from the agent’s tools that need no approval.',
   },
+  'widgets:tool_arguments': {
+    message:
+      'Choose, for each HTTP or MCP tool the widget allows, which arguments visitors may set; fix the others, or leave them out.',
+    detail: ({
+      tool,
+      problem,
+      argument,
+    }: {
+      tool: string;
+      problem: 'missing' | 'unknown' | 'both' | 'required';
+      argument?: string;
+    }) => {
+      const arg = `“${argument ?? ''}”`;
+      switch (problem) {
+        case 'missing':
+          return `Choose which arguments of “${tool}” visitors may set. It calls out with your credentials, so visitors set none unless you say so.`;
+        case 'unknown':
+          return `The tool “${tool}” has no argument ${arg}. Pick from the arguments in its input schema.`;
+        case 'both':
+          return `The argument ${arg} of “${tool}” is either set by visitors or fixed by you, not both.`;
+        case 'required':
+          return `The tool “${tool}” needs ${arg}: let visitors set it, or give it a fixed value.`;
+      }
+    },
+  },
   'widgets:origin_not_allowed': {
     message:
       'This website is not allowed to show this chat. The widget’s owner can add it to the allowed origins.',
@@ -572,6 +619,9 @@ export const errorCatalogue = {
   },
   'widgets:budget_exhausted': {
     message: 'This assistant is unavailable right now. Please try again later.',
+  },
+  'widgets:busy': {
+    message: 'This assistant is answering many visitors right now. Wait a moment, then try again.',
   },
   'widgets:signed_visitor_required': {
     message:

@@ -27,6 +27,16 @@ export const errorExamples: {
     },
     { issues: [] },
   ],
+  'request:too_deep': [{ max: 64 }],
+  'request:bad_date': [
+    { issues: [{ path: 'from', message: 'Use a date from 0001-01-01 to 9999-12-31' }] },
+    {
+      issues: [
+        { path: 'from', message: 'Use a date such as 2025-01-31' },
+        { path: 'to', message: 'Use a date from 0001-01-01 to 9999-12-31' },
+      ],
+    },
+  ],
   'request:too_large': [
     { subject: 'The request body', limit: '1 MB', fix: 'Send less at once' },
     { subject: 'The error report', limit: '16 KB', fix: 'Shorten the stack or details.' },
@@ -36,6 +46,12 @@ export const errorExamples: {
   'rate_limit:exceeded': [{ operation: 'Data request', seconds: 10 }],
   'auth:forbidden': [{ action: 'log admin action' }],
   'access_requests:decided': [{ status: 'approved' }, { status: 'rejected' }],
+  'widgets:tool_arguments': [
+    { tool: 'weather', problem: 'missing' },
+    { tool: 'weather', problem: 'unknown', argument: 'town' },
+    { tool: 'weather', problem: 'both', argument: 'city' },
+    { tool: 'weather', problem: 'required', argument: 'city' },
+  ],
   'keys:missing': [{ provider: 'OpenAI' }],
   'keys:not_found': [
     { provider: 'Mistral' },

@@ -1,11 +1,12 @@
 import { stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import { agentLimits, agentMention, type AgentTool } from '@chorus/shared/api/agents';
 import type { ProviderId } from '@chorus/shared/providers';
-import { AgentRunsRepository } from '../db/repositories/agent-runs.ts';
 import { AgentsRepository, type AgentRow } from '../db/repositories/agents.ts';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
+import { AgentRunsRepository } from '../db/repositories/agent-runs.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
+import { takeRunSlot, type RunSlot } from '../quota/run-slots.ts';
 import type { CallUsage } from '../ai/model-call.ts';
 import type { ToolCallLog } from './tool-calls.ts';
 import { buildAgentToolset, type AgentToolset } from './toolset.ts';
@@ -33,21 +34,34 @@ export const resolveAgent = async (
   return mention ? repo.getByHandle(mention.handle) : null;
 };
 
-/** How long a run left `running` by a stopped instance keeps counting against the limit. */
-const RUN_QUIET_MS = agentLimits.runTimeoutMs + 60_000;
+/** A run holds its place at most this long: no run streams longer than its time limit. */
+const RUN_SLOT_TTL_MS = agentLimits.runTimeoutMs + 60_000;
 
-/** Per-user limit on runs streaming at once (issue 18 point 7). */
-export const checkRunCapacity = async (deps: Deps, userId: string): Promise<void> => {
-  const running = await new AgentRunsRepository(deps.database.db, userId).countRunning(
-    RUN_QUIET_MS,
+/**
+ * Takes one of the user's places for a run streaming now (at most `agentLimits.concurrentRuns`),
+ * in the statement that checks them (quota/run-slots.ts), or refuses with 429. The run gives it
+ * back when its stream ends; a run whose instance stopped gives it back when the lease runs out.
+ */
+export const takeRunCapacity = async (deps: Deps, userId: string): Promise<RunSlot> => {
+  const slot = await takeRunSlot(
+    deps.database.db,
+    {
+      userId,
+      kind: 'agent_run',
+      limit: agentLimits.concurrentRuns,
+      instanceId: deps.instance.id,
+      ttlMs: RUN_SLOT_TTL_MS,
+    },
+    deps.log,
   );
-  if (running >= agentLimits.concurrentRuns) {
+  if (!slot) {
     throw new ApiError(
       429,
       'agents:too_many_runs',
-      `You have ${running} agent runs going, as many as you may at once. Wait for one to finish, or stop one, then try again.`,
+      `You have ${agentLimits.concurrentRuns} agent runs going, as many as you may at once. Wait for one to finish, or stop one, then try again.`,
     );
   }
+  return slot;
 };
 
 const tokensOf = (usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }) =>

@@ -26,12 +26,28 @@ const storable = (output: unknown): unknown => {
 export class ToolCallLog {
   private readonly calls: StoredToolCall[];
   private readonly started = new Map<string, number>();
+  /** What approving a call of each "once" tool covers, by tool name (toolset `scopes`). */
+  private scopes: ReadonlyMap<string, string> = new Map();
 
   constructor(
     initial: StoredToolCall[] = [],
     private readonly now: () => number = () => performance.now(),
   ) {
     this.calls = initial.map((call) => ({ ...call }));
+  }
+
+  /** Tells each call that comes to wait for approval what approving it also covers. */
+  describeApprovals(scopes: ReadonlyMap<string, string>): void {
+    this.scopes = scopes;
+  }
+
+  private awaitApproval(call: StoredToolCall, approvalId: string) {
+    call.state = 'awaiting-approval';
+    call.approval_id = approvalId;
+    const scope = this.scopes.get(call.name);
+    if (scope) call.approval_scope = scope;
+    // Waiting for the user is no part of the call's time.
+    this.started.delete(call.id);
   }
 
   get list(): StoredToolCall[] {
@@ -58,6 +74,7 @@ export class ToolCallLog {
     if (!call || call.state !== 'awaiting-approval') return undefined;
     call.state = approved ? 'running' : 'denied';
     call.approval_id = null;
+    delete call.approval_scope;
     if (approved) this.started.set(call.id, this.now());
     return call;
   }
@@ -98,10 +115,7 @@ export class ToolCallLog {
       case 'tool-approval-request': {
         const call = this.find(chunk.toolCallId);
         if (!call) return false;
-        call.state = 'awaiting-approval';
-        call.approval_id = chunk.approvalId;
-        // Waiting for the user is no part of the call's time.
-        this.started.delete(call.id);
+        this.awaitApproval(call, chunk.approvalId);
         return true;
       }
       case 'tool-output-available': {
@@ -155,11 +169,7 @@ export class ToolCallLog {
           }
         } else if (part.type === 'tool-approval-request') {
           const call = this.find(part.toolCallId);
-          if (call && call.state === 'running') {
-            call.state = 'awaiting-approval';
-            call.approval_id = part.approvalId;
-            this.started.delete(call.id);
-          }
+          if (call && call.state === 'running') this.awaitApproval(call, part.approvalId);
         } else if (part.type === 'tool-result') {
           const call = this.find(part.toolCallId);
           if (!call || call.state === 'done' || call.state === 'error' || call.state === 'denied')

@@ -3,6 +3,7 @@ import type { AgentTool } from '@chorus/shared/api/agents';
 import type { ProviderId } from '@chorus/shared/providers';
 import { admit } from '../ai/admission.ts';
 import type { AgentToolSetting } from '../db/schema/agents.ts';
+import { callShape, grantKey, onceRuleOf, scopeText, type OnceRule } from './approval-scope.ts';
 import type { Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AllowList } from '../net/address-check.ts';
@@ -12,7 +13,7 @@ import { knowledgeSearchTool } from '../tools/builtin/knowledge-search.ts';
 import { toolFailure } from '../tools/builtin/tool-failure.ts';
 import { webFetchTool } from '../tools/builtin/web-fetch.ts';
 import { HttpToolsRepository } from '../db/repositories/http-tools.ts';
-import { httpToolForModel } from '../tools/http-tool.ts';
+import { httpToolForModel, urlPlaceholders } from '../tools/http-tool.ts';
 import { openMcpToolsForModel } from '../tools/mcp/runtime.ts';
 
 /** What a run's tools need: the payer, the conversation (for `once` approvals) and limits. */
@@ -24,14 +25,23 @@ export type ToolsetContext = {
   knowledgeBaseIds: readonly string[];
   allow: AllowList;
   signal?: AbortSignal | undefined;
-  /** Tools approved once in this conversation (policy `once`), by key. */
-  granted: ReadonlySet<string>;
+  /**
+   * Calls approved once in this conversation (policy `once`), as `grantKey(tool, shape)`. Added
+   * to while the run goes on: a call approved now covers later calls of its shape in this run.
+   */
+  granted: Set<string>;
 };
 
 export type AgentToolset = {
   tools: ToolSet;
   /** The key (`builtin:…`, `http:…`, `mcp:…`) of each tool name the model sees. */
   keys: Map<string, string>;
+  /** Of each tool asked "once", by the name the model sees: what one approval covers. */
+  once: Map<string, OnceRule>;
+  /** The same in words, as the person reads it beside Approve. */
+  scopes: Map<string, string>;
+  /** Records an approval of a `once` tool's call: later calls of its shape run without asking. */
+  grant(name: string, input: unknown): { tool: string; shape: string } | null;
   /** Tools the agent lists that could not be offered, and why: told to the model and the user. */
   skipped: string[];
   close(): Promise<void>;
@@ -65,9 +75,19 @@ const metered = (deps: Deps, ctx: ToolsetContext, name: string, inner: Tool): To
   } as Tool;
 };
 
-/** When a call of this tool waits for the user. */
-const approvalRule = (setting: AgentToolSetting, granted: ReadonlySet<string>): boolean =>
-  setting.approval === 'always' || (setting.approval === 'once' && !granted.has(setting.tool));
+/**
+ * When a call of this tool waits for the user: always, never, or — asked once — unless a call of
+ * the same shape was approved in this conversation (approval-scope.ts).
+ */
+const approvalOf = (
+  setting: AgentToolSetting,
+  rule: OnceRule,
+  granted: ReadonlySet<string>,
+): Tool['needsApproval'] => {
+  if (setting.approval === 'always') return true;
+  if (setting.approval !== 'once') return undefined;
+  return (input: unknown) => !granted.has(grantKey(setting.tool, callShape(rule, input)));
+};
 
 /**
  * The tools an agent may call in one run, ready for the model-call seam: built-ins, the user's
@@ -112,14 +132,21 @@ export const buildAgentToolset = async (
 
   const tools: ToolSet = {};
   const keys = new Map<string, string>();
+  const once = new Map<string, OnceRule>();
   const setting = new Map(settings.map((s) => [s.tool, s]));
+  const urlArguments = new Map(
+    httpRows.map((row) => [`http:${row.id}`, urlPlaceholders(row.url_template)]),
+  );
   const add = (name: string, key: string, tool: Tool) => {
-    const rule = setting.get(key);
+    const chosen = setting.get(key);
+    const rule = onceRuleOf(key, urlArguments.get(key));
+    const needsApproval = chosen ? approvalOf(chosen, rule, ctx.granted) : undefined;
     tools[name] = {
       ...metered(deps, ctx, name, tool),
-      ...(rule && approvalRule(rule, ctx.granted) && { needsApproval: true }),
+      ...(needsApproval !== undefined && { needsApproval }),
     } as Tool;
     keys.set(name, key);
+    if (chosen?.approval === 'once') once.set(name, rule);
   };
   for (const [key, tool] of byKey) add(key.slice('builtin:'.length), key, tool);
   for (const row of httpRows) {
@@ -141,5 +168,20 @@ export const buildAgentToolset = async (
   }
   const loaded = new Set(httpRows.map((row) => row.id));
   for (const id of httpIds) if (!loaded.has(id)) skipped.push(`http:${id} (deleted)`);
-  return { tools, keys, skipped, close: mcp.close };
+  return {
+    tools,
+    keys,
+    skipped,
+    once,
+    scopes: new Map([...once].map(([name, rule]) => [name, scopeText(rule)])),
+    grant(name, input) {
+      const key = keys.get(name);
+      const rule = once.get(name);
+      if (!key || !rule) return null;
+      const shape = callShape(rule, input);
+      ctx.granted.add(grantKey(key, shape));
+      return { tool: key, shape };
+    },
+    close: mcp.close,
+  };
 };

@@ -4,22 +4,25 @@ import type { Db } from './client.ts';
 import { releaseLease, renewLease } from './repositories/instances.ts';
 
 export type InstanceLease = {
-  /** This process's id; the replies it streams are stamped with it. */
+  /** This process's id; the runs it owns (replies, workflow runs, test runs…) are stamped with it. */
   readonly id: string;
-  /** Claims the lease and renews it a few times per lease period until `stop`. */
+  /** Claims the lease and renews it every heartbeat until `stop`. */
   start(): Promise<void>;
   /** Stops renewing and gives the lease up (best effort: an expired lease says the same). */
   stop(): Promise<void>;
 };
 
 /**
- * The lease that tells other instances this one is alive (ADR 015). It is renewed three times per
- * period, so two missed heartbeats (a database blip) do not let it lapse. While the database is
- * away a failed renewal is logged once; the next one that lands restores the lease.
+ * The lease that tells other instances this one is alive (ADR 018). It is renewed every
+ * `heartbeatMs`, at most half the lease, so one missed heartbeat (a database blip) does not let
+ * it lapse. While the database is away a failed renewal is logged once; the next one that lands
+ * restores the lease. A renewal that finds the lease had lapsed says so: meanwhile the sweep may
+ * have ended or resumed this instance's runs elsewhere.
  */
 export const createInstanceLease = (opts: {
   db: Db;
   leaseMs: number;
+  heartbeatMs: number;
   log: Logger;
 }): InstanceLease => {
   const id = randomUUID();
@@ -27,8 +30,13 @@ export const createInstanceLease = (opts: {
   let failing = false;
   const renew = async () => {
     try {
-      await renewLease(opts.db, id, opts.leaseMs);
-      if (failing) opts.log.info({ instance: id }, 'instance lease renewed again');
+      const { lapsed } = await renewLease(opts.db, id, opts.leaseMs);
+      if (lapsed) {
+        opts.log.warn(
+          { instance: id, leaseMs: opts.leaseMs },
+          'instance lease had lapsed; other instances may have ended or resumed its runs',
+        );
+      } else if (failing) opts.log.info({ instance: id }, 'instance lease renewed again');
       failing = false;
     } catch (err) {
       if (!failing) opts.log.warn({ err, instance: id }, 'instance lease could not be renewed');
@@ -40,7 +48,7 @@ export const createInstanceLease = (opts: {
     async start() {
       await renewLease(opts.db, id, opts.leaseMs);
       const beat = () => {
-        timer = setTimeout(() => void renew().finally(() => timer && beat()), opts.leaseMs / 3);
+        timer = setTimeout(() => void renew().finally(() => timer && beat()), opts.heartbeatMs);
         timer.unref();
       };
       beat();

@@ -1,3 +1,5 @@
+import { isStorableDate } from '@chorus/shared/api/dates';
+
 /** The sort key of the last row of a newest-first page: `created_at`, ties broken by `id`. */
 export type KeysetCursor = { created_at: Date; id: string };
 
@@ -5,12 +7,14 @@ export type KeysetCursor = { created_at: Date; id: string };
 export const encodeCursor = (row: KeysetCursor): string =>
   Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
 
-/** Null for anything this server did not write (a forged cursor is a 400, never a 500). */
+/**
+ * Null for anything this server did not write (a forged cursor is a 400, never a 500), a date
+ * the database cannot take (year 0, past 9999) included.
+ */
 export const decodeCursor = (cursor: string): KeysetCursor | null => {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = iso ? new Date(iso) : null;
-  if (!createdAt || Number.isNaN(createdAt.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id))
-    return null;
+  if (!createdAt || !isStorableDate(createdAt) || !id || !/^[0-9a-f-]{36}$/i.test(id)) return null;
   return { created_at: createdAt, id };
 };
 

@@ -21,6 +21,12 @@ export type OutgoingEmail = {
    * The outbox shows the mail with them hidden, whoever reads it; the mail as sent is sealed.
    */
   secrets?: string[];
+  /**
+   * The same mail with the user's own content (what they wrote, names they chose, a model's
+   * reply) replaced by `hiddenContentMarker`: what an admin who is not a super admin reads in the
+   * outbox. Left out for mail without user content.
+   */
+  withoutContent?: { subject: string; html: string; text: string };
 };
 
 /** What stands in for a hidden value in the back office's copy of a mail. */
@@ -92,6 +98,11 @@ export type Mailer = {
    * awaited by the caller, failures are logged.
    */
   sendInBackground(build: () => Promise<OutgoingEmail>, context: Record<string, unknown>): void;
+  /**
+   * Work that ends in a mail, run beside the caller's answer (a reset request without a job
+   * queue): never awaited by the caller, failures are logged, and `settled` waits for it.
+   */
+  runInBackground(work: () => Promise<unknown>, context: Record<string, unknown>): void;
   /** Resolves once every background send has finished (for shutdown and tests). */
   settled(): Promise<void>;
   /** Hands failed sends to a job queue; without one a failed send is marked failed at once. */
@@ -219,6 +230,13 @@ export const createMailer = (opts: {
             secrets.length > 0
               ? box.seal(JSON.stringify({ html: mail.html, text: mail.text }))
               : null,
+          without_content: mail.withoutContent
+            ? {
+                subject: redactSecrets(mail.withoutContent.subject, secrets),
+                html: redactSecrets(mail.withoutContent.html, secrets),
+                text: redactSecrets(mail.withoutContent.text, secrets),
+              }
+            : null,
           template: mail.template ?? null,
           ...(allSkipped && { status: 'failed' as const, last_error: unsubscribedReason(skipped) }),
         })
@@ -255,8 +273,11 @@ export const createMailer = (opts: {
       return attempt(row, false);
     },
     sendInBackground(build, context) {
-      const running = build()
-        .then((mail) => mailer.send(mail))
+      mailer.runInBackground(async () => mailer.send(await build()), context);
+    },
+    runInBackground(work, context) {
+      const running = Promise.resolve()
+        .then(work)
         .then(
           () => undefined,
           (error: unknown) => log.error({ err: error, ...context }, 'background e-mail failed'),

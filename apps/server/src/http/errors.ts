@@ -2,6 +2,7 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { badDateCode } from '@chorus/shared/api/dates';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import type { ErrorCode } from '@chorus/shared/error-codes';
 import { asSentence } from '@chorus/shared/sentences';
@@ -26,6 +27,25 @@ export class ApiError extends Error {
 
 export const errorBody = (message: string, code: ErrorCode) => ({ error: message, code });
 
+type ValidationCode = 'bad_request:validation' | typeof badDateCode;
+
+/**
+ * The code a zod issue answers with: a date of the wrong shape (`z.iso.date`, `z.iso.datetime`)
+ * or out of range (a refinement with `params: { code }`, see `@chorus/shared/api/dates`) is
+ * `request:bad_date`, and so is a union of dates none of whose branches fit; anything else is a
+ * failed validation.
+ */
+const issueCode = (issue: z.core.$ZodIssue): ValidationCode => {
+  if (issue.code === 'custom' && issue.params?.code === badDateCode) return badDateCode;
+  if (issue.code === 'invalid_format' && (issue.format === 'date' || issue.format === 'datetime'))
+    return badDateCode;
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const inner = issue.errors.flat();
+    if (inner.length > 0 && inner.every((i) => issueCode(i) === badDateCode)) return badDateCode;
+  }
+  return 'bad_request:validation';
+};
+
 /** Turns a failed zod validation into a 400 a person can act on. */
 export const validationHook = (
   result: { success: true } | { success: false; error: z.ZodError },
@@ -36,8 +56,10 @@ export const validationHook = (
       path: issue.path.join('.'),
       message: issue.message,
     }));
-    const message = messageFor('bad_request:validation', { issues });
-    return c.json(errorBody(message, 'bad_request:validation'), 400);
+    // A particular code only when every problem is of its kind.
+    const codes = new Set(result.error.issues.map(issueCode));
+    const code: ValidationCode = codes.size === 1 ? [...codes][0]! : 'bad_request:validation';
+    return c.json(errorBody(messageFor(code, { issues }), code), 400);
   }
   return undefined;
 };

@@ -23,6 +23,7 @@ const asAdminFrom = (origin: string, method: string, url: string, body = '{}') =
 
 const pendingRequest = async (email: string) => {
   await t.client().post('/rest/v1/access-requests', { email, reason: 'Please' });
+  await t.deps.mailer.settled();
   const [row] = await t.db.select().from(accessRequests).where(eq(accessRequests.email, email));
   return row!;
 };

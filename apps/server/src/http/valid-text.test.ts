@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '@chorus/shared/api/conversations';
 import { promptUsage } from '../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { hasInvalidText } from './valid-text.ts';
+import { hasInvalidText, jsonProblem, MAX_JSON_DEPTH } from './valid-text.ts';
 
 // Issue 13, point 3: a NUL in a text field was an unhandled 500 on about ten routes.
 
@@ -73,5 +73,35 @@ describe('text that cannot be stored', () => {
       `/rest/v1/conversations/${conversation.id}/messages/latest`,
     );
     expect(stored.body.messages).toEqual([]);
+  });
+});
+
+/** `levels` objects, one inside the other, around `inner`. */
+const nested = (levels: number, inner: unknown = 1): unknown =>
+  Array.from({ length: levels }).reduce<unknown>((value) => ({ a: value }), inner);
+
+describe('JSON nested too deep', () => {
+  it('is found past the limit, at any depth, and not before it', () => {
+    expect(jsonProblem(nested(MAX_JSON_DEPTH))).toBeNull();
+    expect(jsonProblem(nested(MAX_JSON_DEPTH + 1))).toBe('too_deep');
+    expect(jsonProblem([nested(MAX_JSON_DEPTH)])).toBe('too_deep');
+    // Text the database cannot store, below where the text check looks, is refused all the same.
+    expect(jsonProblem(nested(100, NUL))).toBe('too_deep');
+  });
+
+  it('is a 400 request:too_deep before any route reads it, not a stack overflow', async () => {
+    // 20,000 levels once overflowed JSON.stringify inside a route: a 500.
+    const deep = `{"name":"deep_tool","url_template":"https://example.com","input_schema":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`;
+    const res = await ann.request('POST', '/rest/v1/tools', deep);
+    expect(res).toMatchObject({ status: 400, body: { code: 'request:too_deep' } });
+    expect((res.body as { error: string }).error).toBe(
+      `The request nests its JSON more than ${MAX_JSON_DEPTH} levels deep. Send it with fewer levels.`,
+    );
+    const atLimit = await ann.post<{ code?: string }>('/rest/v1/tools', {
+      name: 'deep_enough',
+      url_template: 'https://example.com',
+      input_schema: nested(MAX_JSON_DEPTH - 2, {}),
+    });
+    expect(atLimit.body.code).not.toBe('request:too_deep');
   });
 });

@@ -1,12 +1,13 @@
 import type { Deps } from '../http/app-env.ts';
+import { accessRequestJob, passwordResetJob } from './account-requests.ts';
 import { emailOutboxSweepJob, emailRetryJob, type EmailRetryPolicy } from './email-retry.ts';
 import { knowledgeIngestJob, knowledgeReembedJob, knowledgeResumeJob } from './knowledge-jobs.ts';
 import { pruneExpiredAuthJob } from './prune-expired-auth.ts';
+import { recoverStoppedInstancesJob } from './recover-stopped-instances.ts';
 import { refreshPlannerStatisticsJob } from './refresh-planner-statistics.ts';
 import { scheduleJobs } from './schedules.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepAbandonedUploadsJob } from './sweep-abandoned-uploads.ts';
-import { sweepStaleRepliesJob } from './sweep-stale-replies.ts';
 import { testRunJobs } from './test-run.ts';
 import { workflowJobs } from './workflow-run.ts';
 
@@ -19,8 +20,10 @@ export const jobList = (
 ): readonly JobDefinition<Deps>[] => [
   emailRetryJob(opts.emailRetry),
   emailOutboxSweepJob,
+  passwordResetJob,
+  accessRequestJob,
   sweepAbandonedUploadsJob,
-  sweepStaleRepliesJob,
+  recoverStoppedInstancesJob,
   pruneExpiredAuthJob,
   refreshPlannerStatisticsJob,
   knowledgeIngestJob,

@@ -20,9 +20,21 @@ export type JobDefinition<C> = {
   retry?: { limit: number; delaySeconds: number };
   /** A run still going after this long counts as failed (and is retried). */
   expireInSeconds?: number;
+  /** One run at a time across every instance (pg-boss's `singleton` queue policy). */
+  singleton?: boolean;
+  /** How long a completed run is kept (pg-boss keeps them 7 days): less, for frequent work. */
+  keepCompletedSeconds?: number;
+  /**
+   * A job sent from this instance wakes the worker here at once instead of waiting for its next
+   * poll: for work a person is waiting on, such as the mail of a reset request.
+   */
+  eager?: boolean;
   run(data: object, ctx: C): Promise<void>;
-  /** Called once the queue runs: hooks another part of the server up to it (mail retries). */
-  attach?(queue: JobSender, ctx: C): void;
+  /**
+   * Called once the queue runs: hooks another part of the server up to it (mail retries), or
+   * starts a timer of its own (`running` turns false once the queue stops).
+   */
+  attach?(queue: JobSender & { readonly running: boolean }, ctx: C): void;
 };
 
 /** A typed job: `run` gets its own data shape; the list holds them side by side. */
@@ -34,6 +46,11 @@ export type SendOptions = {
   startAfter?: Date;
   /** At most one queued job per key: a second send with the same key is dropped. */
   singletonKey?: string;
+  /**
+   * At most one job per this many seconds (slots aligned on the clock), whichever instance sends
+   * it: the other sends of the slot are dropped (pg-boss's `singletonSeconds`).
+   */
+  throttleSeconds?: number;
 };
 
 export type JobSender = {
@@ -96,6 +113,8 @@ export const createJobQueue = (opts: {
   const { database, log } = opts;
   let boss: PgBoss | undefined;
   let listed: { name: string; title: string; cron: string | null }[] = [];
+  /** The worker of each eager queue on this instance. */
+  const eagerWorkers = new Map<string, string>();
   let stopping: Promise<void> | undefined;
 
   const started = () => {
@@ -132,20 +151,34 @@ export const createJobQueue = (opts: {
           retryDelay: job.retry?.delaySeconds ?? 0,
           retryBackoff: (job.retry?.delaySeconds ?? 0) > 0,
           ...(job.expireInSeconds && { expireInSeconds: job.expireInSeconds }),
+          ...(job.keepCompletedSeconds && { deleteAfterSeconds: job.keepCompletedSeconds }),
         };
-        // Created once; later starts bring an existing queue's options up to date.
-        await instance.createQueue(job.name, options);
-        await instance.updateQueue(job.name, options);
-        await instance.work<object>(job.name, { pollingIntervalSeconds }, async (jobs) => {
-          for (const one of jobs) {
-            try {
-              await job.run(one.data ?? {}, ctx);
-            } catch (error) {
-              log.warn({ err: error, job: job.name, id: one.id }, 'job failed');
-              throw error;
-            }
-          }
+        // Created once (the policy is fixed then); later starts bring the other options up to date.
+        await instance.createQueue(job.name, {
+          ...options,
+          ...(job.singleton && { policy: 'singleton' as const }),
         });
+        await instance.updateQueue(job.name, options);
+        // Read by the handler, which may run before `work` has answered with the id.
+        const worker: { id?: string } = {};
+        worker.id = await instance.work<object>(
+          job.name,
+          { pollingIntervalSeconds },
+          async (jobs) => {
+            for (const one of jobs) {
+              try {
+                await job.run(one.data ?? {}, ctx);
+              } catch (error) {
+                log.warn({ err: error, job: job.name, id: one.id }, 'job failed');
+                throw error;
+              } finally {
+                // An eager queue is drained without waiting between jobs; an empty fetch ends it.
+                if (job.eager && worker.id) instance.notifyWorker(worker.id);
+              }
+            }
+          },
+        );
+        if (job.eager) eagerWorkers.set(job.name, worker.id);
         // Upserted by name: every instance stores the same schedule, and it fires once.
         if (job.cron) await instance.schedule(job.name, job.cron, null, { tz: 'UTC' });
       }
@@ -157,11 +190,17 @@ export const createJobQueue = (opts: {
       for (const job of definitions) job.attach?.(queue, ctx);
     },
 
-    send: (name, data, sendOpts = {}) =>
-      started().send(name, data, {
+    async send(name, data, sendOpts = {}) {
+      const instance = started();
+      const id = await instance.send(name, data, {
         ...(sendOpts.startAfter && { startAfter: sendOpts.startAfter }),
         ...(sendOpts.singletonKey && { singletonKey: sendOpts.singletonKey }),
-      }),
+        ...(sendOpts.throttleSeconds && { singletonSeconds: sendOpts.throttleSeconds }),
+      });
+      const worker = eagerWorkers.get(name);
+      if (id !== null && worker && !sendOpts.startAfter) instance.notifyWorker(worker);
+      return id;
+    },
 
     async summaries() {
       const instance = started();

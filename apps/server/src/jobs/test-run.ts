@@ -1,6 +1,5 @@
-import { staleTestRuns } from '../db/repositories/test-runs.ts';
 import type { Deps } from '../http/app-env.ts';
-import { executeTestRun, TEST_RUN_STALE_MS } from '../test-runner/engine.ts';
+import { executeTestRun } from '../test-runner/engine.ts';
 import { defineJob } from './queue.ts';
 
 export const TEST_RUN_QUEUE = 'test-run';
@@ -15,30 +14,19 @@ export const enqueueTestRun = (deps: Pick<Deps, 'jobs'>, run: { id: string; user
 
 /**
  * One test run (issue 20), to its end. The engine skips the results stored already, so a job
- * run again — a retry, or the sweep's after a restart — goes on where the run stopped.
+ * run again — a retry, or the one the sweep of stopped instances queues — goes on where the run
+ * stopped.
  */
 export const testRunJob = defineJob<Deps, TestRunJob>({
   name: TEST_RUN_QUEUE,
   title: 'Run test sets',
   retry: { limit: 2, delaySeconds: 30 },
-  // A run of 6,000 calls may take hours; the sweep, not the expiry, finds one whose server stopped.
+  // A run of 6,000 calls may take hours; the sweep, not the expiry, finds one whose instance stopped.
   expireInSeconds: 12 * 60 * 60,
   run: async (data, deps) => {
     await executeTestRun(deps, data.run_id, data.user_id);
   },
 });
 
-/** Every minute: runs left `running` whose worker went silent (its server stopped) go on. */
-export const testRunSweepJob = defineJob<Deps, object>({
-  name: 'test-run-sweep',
-  title: 'Resume test runs whose server stopped',
-  cron: '* * * * *',
-  run: async (_data, deps) => {
-    for (const run of await staleTestRuns(deps.database.db, TEST_RUN_STALE_MS)) {
-      await enqueueTestRun(deps, { id: run.id, user_id: run.user_id });
-    }
-  },
-});
-
 /** The test runner's jobs, as the job list takes them. */
-export const testRunJobs = [testRunJob, testRunSweepJob];
+export const testRunJobs = [testRunJob];

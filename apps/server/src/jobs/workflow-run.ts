@@ -1,7 +1,6 @@
 import { workflowLimits } from '@chorus/shared/api/workflows';
-import { abandonedWorkflowRuns } from '../db/repositories/workflows.ts';
 import type { Deps } from '../http/app-env.ts';
-import { executeWorkflowRun, markInterrupted } from '../workflows/engine.ts';
+import { executeWorkflowRun } from '../workflows/engine.ts';
 import { defineJob } from './queue.ts';
 
 export const WORKFLOW_RUN_QUEUE = 'workflow-run';
@@ -19,8 +18,8 @@ export const enqueueWorkflowRun = (
   } satisfies WorkflowRunJob);
 
 /**
- * One workflow run (issue 19), to its end. A retry of this job finds the run `running` (its
- * instance stopped) and marks it failed, to be retried by the user from its failed step.
+ * One workflow run (issue 19), to its end. Should its instance stop, the run is failed by the
+ * sweep of stopped instances (`recover-stopped-instances`); a retry of this job finds it ended.
  */
 export const workflowRunJob = defineJob<Deps, WorkflowRunJob>({
   name: WORKFLOW_RUN_QUEUE,
@@ -33,20 +32,5 @@ export const workflowRunJob = defineJob<Deps, WorkflowRunJob>({
   },
 });
 
-/** Every few minutes: runs left `running` well past a run's time limit stopped with their server. */
-export const workflowRunSweepJob = defineJob<Deps, object>({
-  name: 'workflow-run-sweep',
-  title: 'Fail workflow runs whose server stopped',
-  cron: '*/5 * * * *',
-  run: async (_data, deps) => {
-    const stale = await abandonedWorkflowRuns(
-      deps.database.db,
-      workflowLimits.runTimeoutMs + 2 * 60_000,
-    );
-    // The rows read are the runs as they were; markInterrupted moves only those still running.
-    for (const row of stale) await markInterrupted(deps, row);
-  },
-});
-
 /** The workflow jobs, as the job list takes them. */
-export const workflowJobs = [workflowRunJob, workflowRunSweepJob];
+export const workflowJobs = [workflowRunJob];

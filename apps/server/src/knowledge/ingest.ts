@@ -17,8 +17,6 @@ import { DocumentParseError, parseDocument } from './parse.ts';
 export const INGEST_QUEUE = 'knowledge-ingest';
 export const REEMBED_QUEUE = 'knowledge-reembed';
 
-/** A worker holds a document this long between renewals; a crashed one's is taken over after. */
-export const LEASE_MS = 90_000;
 /** Chunks per embedding request. */
 export const EMBED_BATCH = 64;
 /** A run hands over to a new job after this many batches, so no run holds a worker for long. */
@@ -42,18 +40,39 @@ const embeddingOf = (base: KnowledgeBaseRow | null, vectors: boolean) =>
 /** A provider failure of background work: its rate limit waits, anything else is the reason. */
 const isRateLimit = (error: unknown) => error instanceof ApiError && error.status === 429;
 
+/** The documents this instance works on now. */
+const workingHere = new Set<string>();
+
 /**
  * One run of a document's ingestion (issue 17): parse → chunk → embed in batches. Idempotent and
- * resumable: the document is leased, chunks are written in one transaction with the move to
- * `embedding`, and only chunks without a vector are embedded, so a run after a crash (the resume
- * sweep sends one) picks up where the last stopped. Embedding runs on the owner's key and quota,
- * through the model-call seam.
+ * resumable: the document is held by this instance (ADR 018), chunks are written in one
+ * transaction with the move to `embedding`, and only chunks without a vector are embedded, so a
+ * run after a crash (the sweep of stopped instances sends one) picks up where the last stopped.
+ * Embedding runs on the owner's key and quota, through the model-call seam.
  */
 export const runIngest = async (deps: Deps, job: IngestJob): Promise<void> => {
+  // Held before the claim, so a second job for the document on this instance leaves it alone.
+  if (workingHere.has(job.document_id)) return;
+  workingHere.add(job.document_id);
+  try {
+    await ingest(deps, job);
+  } finally {
+    workingHere.delete(job.document_id);
+  }
+};
+
+const ingest = async (deps: Deps, job: IngestJob): Promise<void> => {
   const repo = new KnowledgeRepository(deps.database.db, job.user_id);
-  const doc = await repo.claim(job.document_id, LEASE_MS);
-  if (!doc) return;
+  const claimed = await repo.claim(job.document_id, deps.instance.id);
+  if (!claimed) return;
+  const { doc } = claimed;
   const log = deps.log.child({ documentId: doc.id, userId: job.user_id });
+  if (claimed.resumed) {
+    log.warn(
+      { runId: doc.id, kind: 'knowledge-document' },
+      'a run of a stopped instance is resumed here',
+    );
+  }
   const base = await repo.getBase(doc.knowledge_base_id);
   if (!base) return;
   const vectors = await hasVectorStore(deps.database.db);
@@ -130,7 +149,7 @@ export const runIngest = async (deps: Deps, job: IngestJob): Promise<void> => {
     } catch (error) {
       if (isRateLimit(error)) {
         log.info('embedding rate-limited; trying again later');
-        await repo.renewLease(doc.id, RATE_LIMIT_WAIT_MS);
+        await repo.release(doc.id, RATE_LIMIT_WAIT_MS);
         await deps.jobs.send(INGEST_QUEUE, job, {
           startAfter: new Date(Date.now() + RATE_LIMIT_WAIT_MS + 1_000),
         });
@@ -148,10 +167,9 @@ export const runIngest = async (deps: Deps, job: IngestJob): Promise<void> => {
     await repo.setStatus(doc.id, 'embedding', {
       embedded_count: await repo.countVectors({ documentId: doc.id }, key),
     });
-    await repo.renewLease(doc.id, LEASE_MS);
   }
-  // More to do: a fresh run carries on (the lease is given up so it can claim at once).
-  await repo.renewLease(doc.id, 0);
+  // More to do: a fresh run carries on (the document is let go so it can claim it at once).
+  await repo.release(doc.id);
   await deps.jobs.send(INGEST_QUEUE, job, { singletonKey: `continue:${doc.id}` });
 };
 

@@ -8,6 +8,7 @@ import {
   finishRun,
   recordOutcome,
   runForJob,
+  takeOccurrence,
   type ScheduleRow,
   type ScheduleRunRow,
 } from '../db/repositories/schedules.ts';
@@ -107,7 +108,12 @@ export const tickSchedules = async (
       await advanceSchedule(db, schedule.id, seen, null);
       continue;
     }
-    const base = { scheduleId: schedule.id, userId: schedule.user_id, whileDueAt: seen };
+    const base = {
+      scheduleId: schedule.id,
+      userId: schedule.user_id,
+      whileDueAt: seen,
+      instanceId: deps.instance.id,
+    };
     const runs: ScheduleRunRow[] = [];
     if (due.missed) {
       const run = await claimOccurrence(db, {
@@ -135,7 +141,12 @@ export const runNow = async (
   schedule: ScheduleRow,
   dispatch: Dispatch = queueDispatch(deps),
 ): Promise<ScheduleRunRow> => {
-  const base = { scheduleId: schedule.id, userId: schedule.user_id, trigger: 'manual' as const };
+  const base = {
+    scheduleId: schedule.id,
+    userId: schedule.user_id,
+    trigger: 'manual' as const,
+    instanceId: deps.instance.id,
+  };
   const at = new Date();
   // Two presses within the same millisecond are two runs: the second takes the next one.
   const run =
@@ -186,6 +197,8 @@ export const runOccurrence = async (
   const db = deps.database.db;
   const found = await runForJob(db, job.run_id, job.user_id);
   if (!found || found.run.status !== 'running') return;
+  // This instance owns it from here: if it stops, the sweep fails the occurrence (ADR 018).
+  if (!(await takeOccurrence(db, found.run.id, deps.instance.id))) return;
   const { run, schedule, email } = found;
   const runName = schedule.name;
   if (schedule.email_started) await mailer(deps, { kind: 'run_started', to: email, runName });

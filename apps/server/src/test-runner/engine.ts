@@ -27,9 +27,10 @@ import { cellsAgainst, cellsOf, targetsOf } from './report.ts';
 import { createProviderScheduler } from './scheduler.ts';
 import type { StoredSummary } from './status.ts';
 
-/** A run whose worker has been silent this long stopped with its server: it is taken over. */
-export const TEST_RUN_STALE_MS = 2 * 60_000;
-/** How often a running run beats (`updated_at`) and looks whether it was cancelled. */
+/**
+ * How often a running run beats (`updated_at`) and looks whether it was cancelled. Whether its
+ * worker is alive is its instance's lease (ADR 018), not this beat.
+ */
 const HEARTBEAT_MS = 2_000;
 /** Results are written this many at once, or after this long, whichever comes first. */
 const BATCH_SIZE = 25;
@@ -54,8 +55,8 @@ const runningHere = new Map<string, () => void>();
 /** Stops a run going on this instance now; others notice the flag within a heartbeat. */
 export const abortLocalTestRun = (runId: string) => runningHere.get(runId)?.();
 
-/** Why a run stopped before its last cell. */
-type Ending = { status: 'cancelled' } | { status: 'failed'; error: string };
+/** Why a run stopped before its last cell; `lost`: it is no longer this instance's to end. */
+type Ending = { status: 'cancelled' } | { status: 'failed'; error: string } | { status: 'lost' };
 
 type Cell = { c: PlanCase; target: number; repeat: number; message: string };
 
@@ -114,13 +115,27 @@ const errorText = (error: unknown) =>
 /**
  * Runs a stored run to its end (the `test-run` job): every cell case × target × repeat not
  * stored yet, through one scheduler (a few calls at once per provider, backing off on 429s), on
- * the owner's keys and quota. A run ended already, or alive on another worker, is left alone.
+ * the owner's keys and quota. A run ended already, or alive on another instance, is left alone;
+ * one whose instance is gone is taken over and goes on (the sweep queues it; ADR 018).
  */
 export const executeTestRun = async (deps: Deps, runId: string, userId: string): Promise<void> => {
   const repo = new TestRunsRepository(deps.database.db, userId);
-  const run = await repo.claim(runId, TEST_RUN_STALE_MS);
-  if (!run) return;
+  // Held before the claim, so a second job for the run on this instance leaves it alone.
+  if (runningHere.has(runId)) return;
+  runningHere.set(runId, () => undefined);
+  let claimed;
+  try {
+    claimed = await repo.claim(runId, deps.instance.id);
+  } finally {
+    if (!claimed) runningHere.delete(runId);
+  }
+  if (!claimed) return;
+  const { run } = claimed;
+  if (claimed.resumed) {
+    deps.log.warn({ runId, kind: 'test-run' }, 'a run of a stopped instance is resumed here');
+  }
   if (run.cancel_requested) {
+    runningHere.delete(runId);
     await finishTestRun(deps, repo, run, 'cancelled', null);
     return;
   }
@@ -147,8 +162,11 @@ export const executeTestRun = async (deps: Deps, runId: string, userId: string):
   };
   runningHere.set(runId, () => stopWith({ status: 'cancelled' }));
   const heartbeat = setInterval(() => {
-    repo.heartbeat(runId).then(
-      ({ cancel }) => cancel && stopWith({ status: 'cancelled' }),
+    repo.heartbeat(runId, deps.instance.id).then(
+      (beat) => {
+        if (beat === 'cancel') stopWith({ status: 'cancelled' });
+        else if (beat === 'lost') stopWith({ status: 'lost' });
+      },
       (error: unknown) => deps.log.warn({ err: error, runId }, 'test run heartbeat failed'),
     );
   }, HEARTBEAT_MS);
@@ -236,6 +254,10 @@ export const executeTestRun = async (deps: Deps, runId: string, userId: string):
   // A write failed (the database went away): the run stays `running`, to be resumed.
   if (crashed) throw crashed;
   const end = state.ending;
+  if (end?.status === 'lost') {
+    deps.log.warn({ runId }, 'a test run was taken over elsewhere; this instance stopped it');
+    return;
+  }
   await finishTestRun(
     deps,
     repo,

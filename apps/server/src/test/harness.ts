@@ -156,9 +156,13 @@ export const startTestApp = async (
     return Object.assign(c, { id: res.body.user.id, email });
   };
 
-  /** The outbox rows to exactly `address`, oldest first; only `template`'s when given. */
-  const outboxFor = (address: string, template?: string) =>
-    database.db
+  /**
+   * The outbox rows to exactly `address`, oldest first; only `template`'s when given. Mail being
+   * written beside an answer (a welcome, a reset request without a job queue) is waited for.
+   */
+  const outboxFor = async (address: string, template?: string) => {
+    await deps.mailer.settled();
+    return database.db
       .select()
       .from(emailOutbox)
       .where(
@@ -168,6 +172,7 @@ export const startTestApp = async (
         ),
       )
       .orderBy(emailOutbox.created_at);
+  };
 
   /** Those mails as their recipient gets them (the outbox itself hides one-time links). */
   const deliveredTo = async (address: string, template?: string) =>

@@ -22,8 +22,10 @@ export type ServerProcess = {
   child: ChildProcess;
   port: number;
   base: string;
-  /** What the server wrote to stderr so far (its warnings and errors at LOG_LEVEL=warn). */
+  /** What the server wrote to stderr so far (what went wrong before its logger was up). */
   stderr(): string;
+  /** Its log lines so far (pino's JSON, one a line, at LOG_LEVEL: warn unless `env` says). */
+  logs(): string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
@@ -49,16 +51,19 @@ export const spawnServerProcess = (opts: {
       ...providerEnv(opts.simBaseUrls),
       ...opts.env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let logs = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
+  child.stdout?.on('data', (d) => (logs += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
     child,
     port,
     base: `http://127.0.0.1:${port}`,
     stderr: () => stderr,
+    logs: () => logs,
     exited,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

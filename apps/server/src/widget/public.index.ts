@@ -1,14 +1,13 @@
 import { bodyLimit } from 'hono/body-limit';
 import { messageFor } from '@chorus/shared/error-catalogue';
 import type { WidgetConversationBrief, WidgetMessage } from '@chorus/shared/api/widgets';
-import { agentLimits } from '@chorus/shared/api/agents';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { ApiError, errorBody } from '../http/errors.ts';
 import { createRouter } from '../http/openapi.ts';
 import { isUuid } from '../http/uuid.ts';
 import { refuseInvalidText } from '../http/valid-text.ts';
-import { checkBudget } from './budget.ts';
+import { replyMaximum, reserveBudget } from './budget.ts';
 import { originOf } from './origins.ts';
 import {
   widgetChatRoute,
@@ -17,7 +16,8 @@ import {
   widgetSessionRoute,
 } from './public.routes.ts';
 import { spendMessage, spendSessionStart } from './rate-limits.ts';
-import { streamReply } from './reply.ts';
+import { streamReply, visitorSources } from './reply.ts';
+import { visitorAddressHash } from './visitor-address.ts';
 import {
   checkEmbedder,
   checkNotBlocked,
@@ -30,18 +30,17 @@ import {
 } from './session.ts';
 import {
   lastMessages,
+  releaseHold,
   slideSession,
   visitorConversation,
   visitorConversations,
   type VisitorRow,
   type WidgetMessageRow,
+  type WidgetRow,
 } from './store.ts';
 
 /** Messages a visitor's conversation shows at most (the newest). */
 const SHOWN_MESSAGES = 200;
-
-/** A reply still `streaming` this long after it started was cut off by a stopped server. */
-const STALE_STREAMING_MS = agentLimits.runTimeoutMs + 60_000;
 
 const conversationNotFound = () => new ApiError(404, 'widgets:conversation_not_found');
 
@@ -55,18 +54,15 @@ const visitorOut = (v: VisitorRow) => ({
   last_seen_at: v.last_seen_at.toISOString(),
 });
 
-const messageOut = (m: WidgetMessageRow): WidgetMessage => {
-  const stale =
-    m.status === 'streaming' && Date.now() - m.created_at.getTime() > STALE_STREAMING_MS;
-  return {
-    id: m.id,
-    role: m.role,
-    content: stale ? m.content || 'The reply was cut off.' : m.content,
-    sources: m.sources as WidgetMessage['sources'],
-    status: stale ? 'failed' : m.status,
-    created_at: m.created_at.toISOString(),
-  };
-};
+// A reply its server was cut off from is failed by the sweep within a minute (ADR 018).
+const messageOut = (widget: WidgetRow, m: WidgetMessageRow): WidgetMessage => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  sources: visitorSources(widget, m.sources as WidgetMessage['sources']),
+  status: m.status,
+  created_at: m.created_at.toISOString(),
+});
 
 const snippetOf = (messages: WidgetMessageRow[]) =>
   (messages.at(-1)?.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
@@ -128,7 +124,12 @@ widgetPublicRouter
     await widgetTarget(deps, widget);
     checkEmbedder(c, widget);
     await spendSessionStart(deps, clientIp(c, deps.config.trustProxy));
-    const { visitor, token } = await startSession(deps, widget, c.req.valid('json'));
+    const { visitor, token } = await startSession(
+      deps,
+      widget,
+      c.req.valid('json'),
+      clientIp(c, deps.config.trustProxy),
+    );
     const conversations = await visitorConversations(deps.database.db, widget.id, visitor.id);
     return c.json(
       {
@@ -167,7 +168,7 @@ widgetPublicRouter
       created_at: conversation.created_at.toISOString(),
       updated_at: conversation.updated_at.toISOString(),
     };
-    return c.json({ ...brief, messages: messages.map(messageOut) }, 200);
+    return c.json({ ...brief, messages: messages.map((m) => messageOut(widget, m)) }, 200);
   })
   .openapi(widgetChatRoute, async (c) => {
     const { deps } = c.var;
@@ -183,23 +184,41 @@ widgetPublicRouter
       perHour: widget.messages_per_visitor_hour,
       ip: clientIp(c, deps.config.trustProxy),
     });
-    await checkBudget(deps, widget);
     const db = deps.database.db;
-    if (
-      body.conversation_id !== null &&
-      !(await visitorConversation(db, widget.id, visitor.id, body.conversation_id))
-    ) {
-      throw conversationNotFound();
-    }
-    await slideSession(db, token, visitor.id);
-    return (await streamReply(deps, {
+    const hold = await reserveBudget(
+      deps,
       widget,
-      visitor,
-      target,
-      conversationId: body.conversation_id,
-      message: body.message,
-      signal: c.req.raw.signal,
-    })) as never;
+      replyMaximum(widget, target, { message: body.message, conversationId: body.conversation_id }),
+    );
+    try {
+      if (
+        body.conversation_id !== null &&
+        !(await visitorConversation(db, widget.id, visitor.id, body.conversation_id))
+      ) {
+        throw conversationNotFound();
+      }
+      await slideSession(
+        db,
+        token,
+        visitor,
+        visitorAddressHash(deps.config.authSecret, widget.id, clientIp(c, deps.config.trustProxy)),
+      );
+      return (await streamReply(deps, {
+        widget,
+        visitor,
+        target,
+        conversationId: body.conversation_id,
+        message: body.message,
+        hold,
+        signal: c.req.raw.signal,
+      })) as never;
+    } catch (error) {
+      // The reply never started: its hold goes back whole (a stale one would be released anyway).
+      await releaseHold(db, hold).catch((err: unknown) =>
+        deps.log.warn({ err, widgetId: widget.id }, 'a widget budget hold could not be released'),
+      );
+      throw error;
+    }
   });
 
 /** Any other path under /widget/v1: a JSON 404, not the web app's page. */

@@ -93,7 +93,7 @@ export const widgetChatRoute = createRoute({
   tags,
   summary: 'Send a visitor’s message; the reply streams (public, bearer session)',
   description:
-    'Server-sent events, one JSON `WidgetStreamEvent` per `data:` line: `start` (conversation and message ids), `sources` (knowledge cited), `delta`, then `done` or `error` (its message is for the visitor). Checks before the stream, each a JSON error: the widget and its agent or custom AI (404 `widgets:unavailable`), the session (401), the site (403), a blocked visitor (403), the rate limits per visitor, widget and address (429 with Retry-After), the daily and monthly token budgets (403 `widgets:budget_exhausted`; the owner gets one e-mail per period), the owner’s keys and quota (403 `widgets:unavailable`). Replies run on the owner’s keys and quota.',
+    'Server-sent events, one JSON `WidgetStreamEvent` per `data:` line: `start` (conversation and message ids), `sources` (knowledge cited), `delta`, then `done` or `error` (its message is for the visitor). Checks before the stream, each a JSON error: the widget and its agent or custom AI (404 `widgets:unavailable`), the session (401), the site (403), a blocked visitor (403), the rate limits per visitor, widget and address (429 with Retry-After), the daily and monthly token budgets (403 `widgets:budget_exhausted` once spent, and the owner gets one e-mail per period; 429 `widgets:busy` with Retry-After while the room left is held by replies in flight — each reply holds its maximum until it ends, so a budget is passed by one reply at most), the owner’s keys and quota (403 `widgets:unavailable`). Replies run on the owner’s keys and quota.',
   security: widgetSession,
   request: {
     params: widgetParam,
@@ -112,6 +112,6 @@ export const widgetChatRoute = createRoute({
     ),
     404: errorResponse('No such widget or conversation'),
     413: errorResponse('The request is too large'),
-    429: errorResponse('Too many messages'),
+    429: errorResponse('Too many messages, or the budget’s room is held by replies in flight'),
   },
 });

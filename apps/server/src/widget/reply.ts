@@ -2,6 +2,7 @@ import { stepCountIs, type ModelMessage, type StopCondition, type ToolSet } from
 import { agentLimits } from '@chorus/shared/api/agents';
 import type { Source } from '@chorus/shared/api/conversations';
 import {
+  toolNeedsArgumentRule,
   widgetLimits,
   widgetUnavailableMessage,
   type WidgetStreamEvent,
@@ -19,7 +20,9 @@ import { ApiError } from '../http/errors.ts';
 import { knowledgeForTurn } from '../knowledge/chat-context.ts';
 import { SAVE_WAIT_MS, settledWithin } from '../lifecycle/pending-writes.ts';
 import { readOutboundAllowList } from '../net/allow-list-setting.ts';
+import { replyTokenLimit, type BudgetHold } from './budget.ts';
 import type { WidgetTarget } from './session.ts';
+import { restrictForVisitors } from './tool-arguments.ts';
 import {
   finishTurn,
   lastMessages,
@@ -38,7 +41,22 @@ const replyStoppedMessage = 'The reply was stopped before it finished.';
 
 type WidgetSource = Extract<WidgetStreamEvent, { type: 'sources' }>['sources'][number];
 
-/** A knowledge passage as the widget cites it: its document, its place, its words. */
+/**
+ * A short quote of a passage: on one line, at most `max` characters, cut at a word where it can
+ * be, with an ellipsis when cut.
+ */
+export const quoteOf = (text: string, max: number): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+};
+
+/**
+ * A knowledge passage as the widget cites it: its document, its place, and a short quote. The
+ * owner's documents are theirs: a visitor never gets a whole passage.
+ */
 export const toWidgetSource = (s: Source): WidgetSource => ({
   document: s.document_name ?? s.title ?? '',
   position:
@@ -47,8 +65,23 @@ export const toWidgetSource = (s: Source): WidgetSource => ({
       : s.heading_path && s.heading_path.length > 0
         ? s.heading_path.join(' › ')
         : null,
-  text: s.snippet ?? '',
+  text: quoteOf(s.snippet ?? '', widgetLimits.sourceQuoteChars),
 });
+
+/**
+ * What a visitor may see of a reply's sources: none when the owner turned sources off, else each
+ * with its quote held to the limit (replies stored before the limit kept longer ones).
+ */
+export const visitorSources = (
+  widget: Pick<WidgetRow, 'show_sources'>,
+  sources: readonly WidgetSource[],
+): WidgetSource[] =>
+  widget.show_sources
+    ? sources.map((source) => ({
+        ...source,
+        text: quoteOf(source.text, widgetLimits.sourceQuoteChars),
+      }))
+    : [];
 
 /** The conversation so far as the model reads it: the last `historyTurns` turns that finished. */
 const historyOf = (rows: WidgetMessageRow[]): ModelMessage[] =>
@@ -63,15 +96,22 @@ const historyOf = (rows: WidgetMessageRow[]): ModelMessage[] =>
 const tokensOf = (usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }) =>
   (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 
-/** The agent's own run limits: its step count and the run token budget. */
-const agentStops = (maxSteps: number): StopCondition<ToolSet>[] => [
+/**
+ * The agent's own run limits: its step count, and the reply's hold on the widget's budget (at
+ * most the run token budget), so a reply of many steps stops once it has spent what it held.
+ */
+const agentStops = (maxSteps: number, tokens: number): StopCondition<ToolSet>[] => [
   stepCountIs(Math.max(1, maxSteps)),
-  ({ steps }) => steps.reduce((n, step) => n + tokensOf(step.usage), 0) >= agentLimits.tokenBudget,
+  ({ steps }) =>
+    steps.reduce((n, step) => n + tokensOf(step.usage), 0) >=
+    Math.min(tokens, agentLimits.tokenBudget),
 ];
 
 /**
  * The agent's tools a visitor's reply may use: those the owner allowed for the widget, and of
- * them only the ones that never wait for an approval, which no visitor can give.
+ * them only the ones that never wait for an approval, which no visitor can give. A tool that
+ * calls out with the owner's credentials (HTTP, MCP) is given only with the owner's rule of which
+ * arguments visitors may set, and restricted to it (tool-arguments.ts).
  */
 const visitorToolset = async (
   deps: Deps,
@@ -100,9 +140,19 @@ const visitorToolset = async (
     granted: new Set(),
   });
   for (const [name, tool] of Object.entries(toolset.tools)) {
-    if ((tool as { needsApproval?: unknown }).needsApproval) {
+    const key = toolset.keys.get(name) ?? '';
+    const rule =
+      toolNeedsArgumentRule(key) && Object.hasOwn(widget.tool_arguments, key)
+        ? widget.tool_arguments[key]
+        : undefined;
+    if (
+      (tool as { needsApproval?: unknown }).needsApproval ||
+      (toolNeedsArgumentRule(key) && !rule)
+    ) {
       delete toolset.tools[name];
       toolset.keys.delete(name);
+    } else if (rule) {
+      toolset.tools[name] = restrictForVisitors(tool, rule);
     }
   }
   return toolset;
@@ -128,6 +178,7 @@ const prepareReply = async (
     target: WidgetTarget;
     conversationId: string | null;
     message: string;
+    hold: BudgetHold;
     signal: AbortSignal;
   },
 ): Promise<PreparedReply> => {
@@ -188,14 +239,13 @@ const prepareReply = async (
     const system =
       [instructions.trim(), knowledge?.instructions ?? ''].filter(Boolean).join('\n\n') ||
       undefined;
-    const ownLimit = target.kind === 'custom_ai' ? target.customAi.max_tokens : null;
     const settings: PreparedReply['settings'] = {
       system,
-      maxOutputTokens: Math.min(widget.max_reply_tokens, ownLimit ?? widget.max_reply_tokens),
+      maxOutputTokens: replyTokenLimit(widget, target),
       ...(target.kind === 'agent'
         ? {
             temperature: target.agent.temperature ?? undefined,
-            stopWhen: agentStops(target.agent.max_steps),
+            stopWhen: agentStops(target.agent.max_steps, req.hold.tokens),
             timeoutMs: agentLimits.runTimeoutMs,
             ...(toolset && Object.keys(toolset.tools).length > 0 && { tools: toolset.tools }),
           }
@@ -227,9 +277,10 @@ type Ending =
 const noUsage = { inputTokens: 0, outputTokens: 0 } as CallUsage;
 
 /**
- * A visitor's message and its streamed reply (POST chat), after every check has passed: the
- * turn is stored, the reply streams as server-sent events and is stored as it ends, with its
- * tokens on the conversation and on the widget's day.
+ * A visitor's message and its streamed reply (POST chat), after every check has passed and the
+ * reply's hold on the budget is taken: the turn is stored, the reply streams as server-sent
+ * events and is stored as it ends, with its tokens on the conversation and on the widget's day in
+ * place of its hold. Until the stream starts, a failure throws and the caller releases the hold.
  */
 export const streamReply = async (
   deps: Deps,
@@ -239,6 +290,7 @@ export const streamReply = async (
     target: WidgetTarget;
     conversationId: string | null;
     message: string;
+    hold: BudgetHold;
     signal: AbortSignal;
   },
 ): Promise<Response> => {
@@ -254,6 +306,7 @@ export const streamReply = async (
       visitorId: req.visitor.id,
       conversationId: req.conversationId,
       message: req.message,
+      instanceId: deps.instance.id,
     });
   } catch (error) {
     await call.refund();
@@ -307,6 +360,7 @@ export const streamReply = async (
         sources: prepared.sources,
         inputTokens: ending.usage.inputTokens,
         outputTokens: ending.usage.outputTokens,
+        hold: req.hold,
       }),
     );
     await settledWithin(saved, SAVE_WAIT_MS);
@@ -350,11 +404,10 @@ export const streamReply = async (
     }
   };
 
+  const shown = visitorSources(widget, prepared.sources);
   const opening: WidgetStreamEvent[] = [
     { type: 'start', conversation_id: conversationId, message_id: replyId },
-    ...(prepared.sources.length > 0
-      ? [{ type: 'sources' as const, sources: prepared.sources }]
-      : []),
+    ...(shown.length > 0 ? [{ type: 'sources' as const, sources: shown }] : []),
   ];
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

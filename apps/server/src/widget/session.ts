@@ -11,6 +11,7 @@ import type { AppEnv, Deps } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { originAllowed, originOf } from './origins.ts';
 import {
+  addressBlocked,
   createAnonymousVisitor,
   findWidget,
   mintSession,
@@ -20,6 +21,7 @@ import {
   type VisitorRow,
   type WidgetRow,
 } from './store.ts';
+import { BLOCKED_ADDRESS_HOURS, visitorAddressHash } from './visitor-address.ts';
 import { verifyVisitorToken } from './visitor-token.ts';
 
 /** Unknown, switched off or removed, or its agent or custom AI is gone: all read alike. */
@@ -119,13 +121,21 @@ export const sessionVisitor = async (
  * (made on first sight; a session of another visitor is not resumed for them); otherwise the
  * iframe's stored session resumes its visitor, and failing that a new anonymous visitor is made.
  * Ids are always the server's: a session the client makes up is simply not found.
+ *
+ * A block sticks: a blocked visitor's session, however old, is refused rather than replaced, and
+ * for `BLOCKED_ADDRESS_HOURS` no new anonymous visitor is made from the network the blocked one
+ * came from (someone who clears their storage and comes back). The cost: others behind the same
+ * address (an office, a mobile carrier's shared address) cannot start a new anonymous chat for
+ * that while; their existing sessions and signed visitors are not affected.
  */
 export const startSession = async (
   deps: Deps,
   widget: WidgetRow,
   given: { session?: string | undefined; visitor_token?: string | undefined },
+  clientAddress: string,
 ): Promise<{ visitor: VisitorRow; token: string }> => {
   const db = deps.database.db;
+  const addressHash = visitorAddressHash(deps.config.authSecret, widget.id, clientAddress);
   const current = given.session ? await visitorOfSession(db, widget.id, given.session) : null;
   let visitor: VisitorRow;
   if (given.visitor_token !== undefined) {
@@ -149,14 +159,20 @@ export const startSession = async (
     visitor = current;
   } else {
     if (widget.require_signed_visitors) throw new ApiError(401, 'widgets:signed_visitor_required');
-    visitor = await createAnonymousVisitor(db, widget.id);
+    if (
+      addressHash !== null &&
+      (await addressBlocked(db, widget.id, addressHash, BLOCKED_ADDRESS_HOURS))
+    ) {
+      throw new ApiError(403, 'widgets:visitor_blocked');
+    }
+    visitor = await createAnonymousVisitor(db, widget.id, addressHash);
   }
   if (widget.require_signed_visitors && !visitor.signed) {
     throw new ApiError(401, 'widgets:signed_visitor_required');
   }
   checkNotBlocked(visitor);
   if (current && given.session && current.id === visitor.id) {
-    await slideSession(db, given.session, visitor.id);
+    await slideSession(db, given.session, visitor, addressHash);
     return { visitor, token: given.session };
   }
   return { visitor, token: await mintSession(db, widget.id, visitor.id) };

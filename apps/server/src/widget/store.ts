@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, gte, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { widgetLimits } from '@chorus/shared/api/widgets';
-import type { Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../db/client.ts';
 import {
   widgetConversations,
   widgetMessages,
   widgets,
-  widgetUsageDays,
   widgetVisitors,
   widgetVisitorSessions,
 } from '../db/schema/index.ts';
+import { ownerGone } from '../db/repositories/instances.ts';
 import { utcDate } from '../quota/quota.ts';
 
 /**
@@ -53,7 +53,11 @@ export const mintSession = async (db: Db, widgetId: string, visitorId: string): 
   return token;
 };
 
-/** The visitor of a live session of this widget; null for an unknown, expired or foreign one. */
+/**
+ * The visitor of a live session of this widget; null for an unknown, expired or foreign one. A
+ * blocked visitor's session is found however old it is, so that it is refused as blocked rather
+ * than replaced by a new anonymous visitor.
+ */
 export const visitorOfSession = async (
   db: Db,
   widgetId: string,
@@ -69,14 +73,22 @@ export const visitorOfSession = async (
         eq(widgetVisitorSessions.token_hash, hashToken(token)),
         eq(widgetVisitorSessions.widget_id, widgetId),
         eq(widgetVisitors.widget_id, widgetId),
-        gt(widgetVisitorSessions.expires_at, new Date()),
+        or(gt(widgetVisitorSessions.expires_at, new Date()), isNotNull(widgetVisitors.blocked_at)),
       ),
     );
   return row?.visitor ?? null;
 };
 
-/** A session in use lives `sessionDays` more, and its visitor was seen now. */
-export const slideSession = async (db: Db, token: string, visitorId: string): Promise<void> => {
+/**
+ * A session in use lives `sessionDays` more, and its visitor was seen now, from the network
+ * `addressHash` stands for (kept for anonymous visitors only).
+ */
+export const slideSession = async (
+  db: Db,
+  token: string,
+  visitor: Pick<VisitorRow, 'id' | 'signed'>,
+  addressHash: string | null,
+): Promise<void> => {
   await Promise.all([
     db
       .update(widgetVisitorSessions)
@@ -84,14 +96,49 @@ export const slideSession = async (db: Db, token: string, visitorId: string): Pr
       .where(eq(widgetVisitorSessions.token_hash, hashToken(token))),
     db
       .update(widgetVisitors)
-      .set({ last_seen_at: new Date() })
-      .where(eq(widgetVisitors.id, visitorId)),
+      .set({
+        last_seen_at: new Date(),
+        ...(!visitor.signed && addressHash !== null && { address_hash: addressHash }),
+      })
+      .where(eq(widgetVisitors.id, visitor.id)),
   ]);
 };
 
-export const createAnonymousVisitor = async (db: Db, widgetId: string): Promise<VisitorRow> => {
-  const [row] = await db.insert(widgetVisitors).values({ widget_id: widgetId }).returning();
+export const createAnonymousVisitor = async (
+  db: Db,
+  widgetId: string,
+  addressHash: string | null,
+): Promise<VisitorRow> => {
+  const [row] = await db
+    .insert(widgetVisitors)
+    .values({ widget_id: widgetId, address_hash: addressHash })
+    .returning();
   return row!;
+};
+
+/**
+ * Whether an anonymous visitor of this widget was blocked, less than `hours` ago, coming from the
+ * network `addressHash` stands for.
+ */
+export const addressBlocked = async (
+  db: Db,
+  widgetId: string,
+  addressHash: string,
+  hours: number,
+): Promise<boolean> => {
+  const [row] = await db
+    .select({ id: widgetVisitors.id })
+    .from(widgetVisitors)
+    .where(
+      and(
+        eq(widgetVisitors.widget_id, widgetId),
+        eq(widgetVisitors.address_hash, addressHash),
+        isNotNull(widgetVisitors.blocked_at),
+        gt(widgetVisitors.blocked_at, new Date(Date.now() - hours * 60 * 60 * 1000)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 };
 
 /** The host site's visitor, made on first sight; a token's name replaces the one kept. */
@@ -186,6 +233,8 @@ export const startTurn = async (
     visitorId: string;
     conversationId: string | null;
     message: string;
+    /** The instance streaming the reply (ADR 018). */
+    instanceId: string;
   },
 ): Promise<{ conversationId: string; userMessageId: string; replyId: string } | null> =>
   db.transaction(async (tx) => {
@@ -237,6 +286,7 @@ export const startTurn = async (
           role: 'assistant' as const,
           content: '',
           status: 'streaming' as const,
+          instance_id: turn.instanceId,
           created_at: new Date(now + 1),
         },
       ])
@@ -246,7 +296,10 @@ export const startTurn = async (
     return { conversationId, userMessageId, replyId };
   });
 
-/** The reply's last write, its tokens on the conversation and on the widget's day. */
+/**
+ * The reply's last write, its tokens on the conversation and on the widget's day, and the end of
+ * its hold on the budget: the day it started counts what it spent instead of what it held.
+ */
 export const finishTurn = async (
   db: Db,
   end: {
@@ -258,9 +311,10 @@ export const finishTurn = async (
     sources: unknown[];
     inputTokens: number;
     outputTokens: number;
+    hold: BudgetHold | null;
   },
 ): Promise<void> => {
-  const day = utcDate(new Date());
+  const day = end.hold?.day ?? utcDate(new Date());
   await db.transaction(async (tx) => {
     await tx
       .update(widgetMessages)
@@ -285,42 +339,192 @@ export const finishTurn = async (
           eq(widgetConversations.widget_id, end.widgetId),
         ),
       );
-    await tx
-      .insert(widgetUsageDays)
-      .values({
-        widget_id: end.widgetId,
-        day,
-        messages: 1,
-        input_tokens: end.inputTokens,
-        output_tokens: end.outputTokens,
-      })
-      .onConflictDoUpdate({
-        target: [widgetUsageDays.widget_id, widgetUsageDays.day],
-        set: {
-          messages: sql`${widgetUsageDays.messages} + 1`,
-          input_tokens: sql`${widgetUsageDays.input_tokens} + ${end.inputTokens}`,
-          output_tokens: sql`${widgetUsageDays.output_tokens} + ${end.outputTokens}`,
-        },
-      });
+    // The hold goes in the statement that counts the spend, so no reader sees both or neither. A
+    // hold released already (its instance was taken for gone) gives nothing back a second time.
+    await tx.execute(sql`
+      with released as (
+        delete from widget_budget_holds
+        where id = ${end.hold?.id ?? null}::uuid and widget_id = ${end.widgetId}
+        returning tokens
+      )
+      insert into widget_usage_days as u (widget_id, day, messages, input_tokens, output_tokens)
+      values (${end.widgetId}, ${day}, 1, ${end.inputTokens}, ${end.outputTokens})
+      on conflict (widget_id, day) do update set
+        messages = u.messages + 1,
+        input_tokens = u.input_tokens + excluded.input_tokens,
+        output_tokens = u.output_tokens + excluded.output_tokens,
+        reserved_tokens = greatest(0, u.reserved_tokens - coalesce((select tokens from released), 0))
+    `);
   });
 };
 
-/** Tokens spent today and this month (UTC days), for the budget. */
-export const tokensSpent = async (
+/** A reply's hold on its widget's budget: the day it counts on and the tokens it holds. */
+export type BudgetHold = { id: string; day: string; tokens: number };
+
+/** What a reply may spend at most, as the reservation computes it (see `reserveTokens`). */
+export type ReplyMaximum = {
+  /** Input tokens known before the history: the message, the instructions, knowledge, tools. */
+  inputTokens: number;
+  /** The conversation whose stored history goes with the message; null for a new one. */
+  conversationId: string | null;
+  historyMessages: number;
+  /** The longest answer of one model call. */
+  outputTokens: number;
+  /** Model calls the reply may make (an agent's steps); the hold is at most `cap`. */
+  calls: number;
+  cap: number;
+};
+
+/** The budget as the refusing statement saw it: tokens spent (settled) and held. */
+export type BudgetState = {
+  today: number;
+  month: number;
+  heldToday: number;
+  heldMonth: number;
+};
+
+/**
+ * Takes a reply's hold on the widget's budget, or refuses it, in ONE statement: the day's row is
+ * locked by the upsert, so of requests racing for the last room exactly those that find room
+ * take it, and each holds its maximum until it settles (`finishTurn`) or is released. A reply
+ * starts while the day and the month have room left (spent + held below the budget), so the
+ * budget is passed by at most one reply's maximum, never by the number of replies in flight.
+ *
+ * The maximum is the input (known tokens, and the stored history at a token a byte: no tokenizer
+ * makes more) plus the longest answer, times the calls the reply may make, at most `cap`.
+ */
+export const reserveTokens = async (
   db: Db,
-  widgetId: string,
-  now = new Date(),
-): Promise<{ today: number; month: number }> => {
-  const today = utcDate(now);
+  req: {
+    widgetId: string;
+    daily: number;
+    monthly: number;
+    maximum: ReplyMaximum;
+    instanceId: string;
+    ttlMs: number;
+    now: Date;
+  },
+): Promise<{ hold: BudgetHold } | { refused: BudgetState }> => {
+  const today = utcDate(req.now);
   const monthStart = `${today.slice(0, 7)}-01`;
-  const [row] = await db
-    .select({
-      today: sql<string>`coalesce(sum(case when ${widgetUsageDays.day} = ${today} then ${widgetUsageDays.input_tokens} + ${widgetUsageDays.output_tokens} else 0 end), 0)`,
-      month: sql<string>`coalesce(sum(${widgetUsageDays.input_tokens} + ${widgetUsageDays.output_tokens}), 0)`,
-    })
-    .from(widgetUsageDays)
-    .where(and(eq(widgetUsageDays.widget_id, widgetId), gte(widgetUsageDays.day, monthStart)));
-  return { today: Number(row?.today ?? 0), month: Number(row?.month ?? 0) };
+  const m = req.maximum;
+  const result = await db.execute(sql`
+    with other_days as (
+      select
+        coalesce(sum(input_tokens + output_tokens), 0)::bigint as spent,
+        coalesce(sum(reserved_tokens), 0)::bigint as held
+      from widget_usage_days
+      where widget_id = ${req.widgetId} and day >= ${monthStart}::date and day <> ${today}::date
+    ),
+    history as (
+      select coalesce(sum(octet_length(h.content)), 0)::bigint as bytes
+      from (
+        select content from widget_messages
+        where conversation_id = ${m.conversationId}::uuid and widget_id = ${req.widgetId}
+        order by created_at desc, id desc
+        limit ${m.historyMessages}
+      ) h
+    ),
+    ask as (
+      select least(
+        ${m.cap}::bigint,
+        (${m.inputTokens} + history.bytes + ${m.outputTokens})
+          * ${m.calls}
+      )::int as tokens
+      from history
+    ),
+    taken as (
+      insert into widget_usage_days as u (widget_id, day, reserved_tokens)
+      select ${req.widgetId}, ${today}::date, ask.tokens from ask, other_days
+      where ${req.daily} > 0 and other_days.spent + other_days.held < ${req.monthly}
+      on conflict (widget_id, day) do update set
+        reserved_tokens = u.reserved_tokens + excluded.reserved_tokens
+      where u.input_tokens + u.output_tokens + u.reserved_tokens < ${req.daily}
+        and (select spent + held from other_days)
+          + u.input_tokens + u.output_tokens + u.reserved_tokens < ${req.monthly}
+      returning u.day
+    ),
+    hold as (
+      insert into widget_budget_holds (widget_id, day, tokens, instance_id, expires_at)
+      select ${req.widgetId}, taken.day, ask.tokens, ${req.instanceId}::uuid,
+        now() + make_interval(secs => ${req.ttlMs / 1000})
+      from taken, ask
+      returning id, day::text as day, tokens
+    ),
+    today_row as (
+      select input_tokens + output_tokens as spent, reserved_tokens as held
+      from widget_usage_days where widget_id = ${req.widgetId} and day = ${today}::date
+    )
+    select h.id, h.day, h.tokens,
+      coalesce((select spent from today_row), 0)::bigint as spent_today,
+      coalesce((select held from today_row), 0)::bigint as held_today,
+      (select spent from other_days) as spent_other,
+      (select held from other_days) as held_other
+    from (select 1) one left join hold h on true
+  `);
+  const row = rowsOf<{
+    id: string | null;
+    day: string | null;
+    tokens: number | null;
+    spent_today: number | string;
+    held_today: number | string;
+    spent_other: number | string;
+    held_other: number | string;
+  }>(result)[0]!;
+  if (row.id !== null) {
+    return { hold: { id: row.id, day: row.day!, tokens: Number(row.tokens) } };
+  }
+  const today_ = Number(row.spent_today);
+  const heldToday = Number(row.held_today);
+  return {
+    refused: {
+      today: today_,
+      month: today_ + Number(row.spent_other),
+      heldToday,
+      heldMonth: heldToday + Number(row.held_other),
+    },
+  };
+};
+
+/** Gives a hold back whole: its reply never reached the provider. */
+export const releaseHold = async (db: Db, hold: BudgetHold): Promise<void> => {
+  await db.execute(sql`
+    with released as (
+      delete from widget_budget_holds where id = ${hold.id}::uuid returning widget_id, day, tokens
+    )
+    update widget_usage_days u
+    set reserved_tokens = greatest(0, u.reserved_tokens - r.tokens)
+    from released r
+    where u.widget_id = r.widget_id and u.day = r.day
+  `);
+};
+
+/**
+ * Releases the widget's holds no reply will settle: those of an instance whose lease ran out (it
+ * stopped or crashed mid-reply) and those older than any reply may run. True when any was.
+ */
+export const releaseStaleHolds = async (db: Db, widgetId: string): Promise<boolean> => {
+  const result = await db.execute(sql`
+    with gone as (
+      delete from widget_budget_holds h
+      where h.widget_id = ${widgetId}
+        and (
+          h.expires_at <= now()
+          or not exists (
+            select 1 from server_instances i
+            where i.id = h.instance_id and i.lease_expires_at > now()
+          )
+        )
+      returning h.day, h.tokens
+    ),
+    per_day as (select day, sum(tokens)::int as tokens from gone group by day)
+    update widget_usage_days u
+    set reserved_tokens = greatest(0, u.reserved_tokens - p.tokens)
+    from per_day p
+    where u.widget_id = ${widgetId} and u.day = p.day
+    returning u.day
+  `);
+  return rowsOf(result).length > 0;
 };
 
 /**
@@ -345,4 +549,24 @@ export const claimBudgetNotice = async (
     )
     .returning({ id: widgets.id });
   return claimed.length > 0;
+};
+
+/** What a reply cut off by a stopped server shows when nothing of it was saved. */
+export const replyCutOffMessage = 'The reply was cut off. Please send your message again.';
+
+/**
+ * Replies left `streaming` by an instance that is gone (ADR 018) fail, keeping any text saved,
+ * so neither the visitor nor the owner sees one streaming for ever. One statement, so two sweeps
+ * never both end a reply.
+ */
+export const failAbandonedWidgetReplies = async (db: Db): Promise<string[]> => {
+  const rows = await db
+    .update(widgetMessages)
+    .set({
+      status: 'failed',
+      content: sql`case when ${widgetMessages.content} = '' then ${replyCutOffMessage} else ${widgetMessages.content} end`,
+    })
+    .where(and(eq(widgetMessages.status, 'streaming'), ownerGone(widgetMessages.instance_id)))
+    .returning({ id: widgetMessages.id });
+  return rows.map((r) => r.id);
 };

@@ -10,12 +10,19 @@ import type { Agent } from '@chorus/shared/api/agents';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
 import type { KnowledgeBase, KnowledgeDocument } from '@chorus/shared/api/knowledge';
 import {
+  widgetLimits,
   widgetUnavailableMessage,
   type PublicWidgetConfig,
   type VisitorSession,
   type WidgetStreamEvent,
 } from '@chorus/shared/api/widgets';
-import { widgetMessages, widgets, widgetUsageDays, widgetVisitors } from '../db/schema/index.ts';
+import {
+  widgetMessages,
+  widgets,
+  widgetUsageDays,
+  widgetVisitors,
+  widgetVisitorSessions,
+} from '../db/schema/index.ts';
 import { loadWebAssets } from '../http/static.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../test/harness.ts';
 import { waitFor } from '../test/streams.ts';
@@ -91,8 +98,8 @@ const replyText = (events: WidgetStreamEvent[]) =>
   events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
 
 /** A visitor's browser: the iframe's calls, same-origin with the app, no cookie of its own. */
-const visitor = (embedder: string = HOST) => {
-  const c = t.client();
+const visitor = (embedder: string = HOST, ip?: string) => {
+  const c = t.client(ip);
   const state = { session: undefined as string | undefined };
   const headers = (extra: Record<string, string> = {}) => ({
     'x-chorus-embedder': embedder,
@@ -189,7 +196,10 @@ beforeAll(async () => {
   data.append(
     'files',
     new Blob([
-      '# Returns\n\nShoes may be returned within 60 days when unworn. Refunds go to the card used.\n',
+      '# Returns\n\nShoes may be returned within 60 days when unworn. Refunds go to the card used. ' +
+        'Our staff check every pair by hand, and a refund reaches the card in three to five ' +
+        'working days; a gift card is refunded as store credit instead. Sale items are final ' +
+        'unless faulty. Internal note for the desk: the override code is OWNER-ONLY-TAIL-7731.\n',
     ]),
     'returns.md',
   );
@@ -446,6 +456,46 @@ describe('replies', () => {
     );
   });
 
+  it('gives visitors a document’s name and a short quote, never the whole passage', async () => {
+    const w = await makeWidget(ann, { agent_id: null, custom_ai_id: handbookAi.id });
+    const v = visitor();
+    await v.start(w);
+    const res = await v.chat(w, 'Can shoes be returned?');
+    // The model reads the whole passage; the visitor gets a quote of it.
+    expect(JSON.stringify(t.sim.requests.at(-1)!.body)).toContain('OWNER-ONLY-TAIL-7731');
+    const event = res.events.find((e) => e.type === 'sources');
+    const sources = event?.type === 'sources' ? event.sources : [];
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source.document).toBe('returns.md');
+      expect(source.text.length).toBeLessThanOrEqual(widgetLimits.sourceQuoteChars);
+      expect(source.text).toMatch(/…$/);
+    }
+    const read = await v.read(w, conversationIdOf(res.events));
+    expect(JSON.stringify(read.body)).not.toContain('OWNER-ONLY-TAIL-7731');
+  });
+
+  it('sends no sources at all when the owner turned them off', async () => {
+    const w = await makeWidget(ann, { agent_id: null, custom_ai_id: handbookAi.id });
+    const v = visitor();
+    await v.start(w);
+    const before = await v.chat(w, 'Can shoes be returned?');
+    expect(before.events.some((e) => e.type === 'sources')).toBe(true);
+    const off = await ann.patch(`/rest/v1/widgets/${w.id}`, { show_sources: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ show_sources: false });
+
+    const res = await v.chat(w, 'And sandals?', conversationIdOf(before.events));
+    expect(res.status).toBe(200);
+    expect(res.events.some((e) => e.type === 'sources')).toBe(false);
+    expect(replyText(res.events)).not.toBe('');
+    // Replies from before are read without their sources too.
+    const read = await v.read(w, conversationIdOf(before.events));
+    expect(read.body.messages.every((m) => m.sources.length === 0)).toBe(true);
+    // Another user cannot turn them back on.
+    expect((await bob.patch(`/rest/v1/widgets/${w.id}`, { show_sources: true })).status).toBe(404);
+  });
+
   it('offers only the allowed tools that need no approval', async () => {
     const w = await makeWidget(ann, {
       allowed_tools: ['builtin:calculator', 'builtin:current_datetime'],
@@ -596,6 +646,108 @@ describe('replies', () => {
     const again = await v.start(w, { session: started.body.session });
     expect(again.status).toBe(403);
     expect(again.body.code).toBe('widgets:visitor_blocked');
+  });
+});
+
+describe('a blocked anonymous visitor', () => {
+  /** A visitor who chatted once, then blocked by the owner through the owner's API. */
+  const blockedVisitor = async (w: WidgetRow, ip?: string) => {
+    const v = visitor(HOST, ip);
+    const started = await v.start(w);
+    const res = await v.chat(w, 'Hi');
+    const { body } = await v.read(w, conversationIdOf(res.events));
+    const blocked = await ann.post(`/rest/v1/widgets/${w.id}/visitors/${body.visitor.id}/block`);
+    expect(blocked.status).toBe(200);
+    return { v, id: body.visitor.id, session: started.body.session };
+  };
+
+  it('stays out: with the old session, however old, and starting afresh from the same network', async () => {
+    const w = await makeWidget(ann);
+    // Someone else from the blocked visitor's address, already chatting, and someone elsewhere.
+    const ip = '198.18.7.1';
+    const sameAddress = visitor(HOST, ip);
+    expect((await sameAddress.start(w)).status).toBe(200);
+    const neighbour = visitor();
+    expect((await neighbour.start(w)).status).toBe(200);
+    const { v, id, session } = await blockedVisitor(w, ip);
+
+    const chat = await v.chat(w, 'Again');
+    expect(chat.status).toBe(403);
+    expect(chat.json!.code).toBe('widgets:visitor_blocked');
+    const resumed = await v.start(w, { session });
+    expect(resumed.status).toBe(403);
+    expect(resumed.body.code).toBe('widgets:visitor_blocked');
+
+    // Storage cleared: no session at all, same address.
+    const fresh = await visitor(HOST, v.client.ip).start(w);
+    expect(fresh.status).toBe(403);
+    expect(fresh.body.code).toBe('widgets:visitor_blocked');
+    // An IPv4-mapped form of the same address is the same network.
+    const mapped = await visitor(HOST, `::ffff:${v.client.ip}`).start(w);
+    expect(mapped.status).toBe(403);
+
+    // A session that expired long ago is still refused as blocked, not replaced.
+    await t.db
+      .update(widgetVisitorSessions)
+      .set({ expires_at: new Date(Date.now() - 86_400_000) })
+      .where(eq(widgetVisitorSessions.visitor_id, id));
+    const stale = await v.start(w, { session });
+    expect(stale.status).toBe(403);
+    expect(stale.body.code).toBe('widgets:visitor_blocked');
+
+    // Others are not touched: one started earlier on the same address, one from elsewhere,
+    // and a signed visitor on the same address.
+    expect((await sameAddress.chat(w, 'Still here')).status).toBe(200);
+    expect((await neighbour.chat(w, 'Hello')).status).toBe(200);
+    const signed = await visitor(HOST, v.client.ip).start(w, {
+      visitor_token: await sign({ widget: w.public_id, visitor_id: 'cust-9' }, w.secret),
+    });
+    expect(signed.status).toBe(200);
+    // And another widget of the owner knows nothing of the block.
+    expect((await visitor(HOST, v.client.ip).start(await makeWidget(ann))).status).toBe(200);
+  });
+
+  it('lets the network in again after a day, and the visitor in again once unblocked', async () => {
+    const w = await makeWidget(ann);
+    const { v, id, session } = await blockedVisitor(w);
+    await t.db
+      .update(widgetVisitors)
+      .set({ blocked_at: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(widgetVisitors.id, id));
+    expect((await visitor(HOST, v.client.ip).start(w)).status).toBe(200);
+    // The blocked visitor's own session is still refused.
+    expect((await v.start(w, { session })).status).toBe(403);
+
+    const unblocked = await ann.post(`/rest/v1/widgets/${w.id}/visitors/${id}/unblock`);
+    expect(unblocked.status).toBe(200);
+    const back = await v.start(w, { session });
+    expect(back.status).toBe(200);
+    expect((await v.chat(w, 'Thanks')).status).toBe(200);
+  });
+
+  it('keeps no client address, only a keyed hash of it', async () => {
+    const w = await makeWidget(ann);
+    const v = visitor();
+    await v.start(w);
+    const rows = await t.db.select().from(widgetVisitors).where(eq(widgetVisitors.widget_id, w.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.address_hash).toMatch(/^[\w-]{43}$/);
+    expect(JSON.stringify(rows)).not.toContain(v.client.ip);
+  });
+
+  it('cannot be blocked or unblocked by anyone but the widget’s owner', async () => {
+    const w = await makeWidget(ann);
+    const v = visitor();
+    await v.start(w);
+    const res = await v.chat(w, 'Hi');
+    const { body } = await v.read(w, conversationIdOf(res.events));
+    for (const action of ['block', 'unblock']) {
+      const other = await bob.post(
+        `/rest/v1/widgets/${w.id}/visitors/${body.visitor.id}/${action}`,
+      );
+      expect(other.status).toBe(404);
+    }
+    expect((await v.chat(w, 'Still fine')).status).toBe(200);
   });
 });
 

@@ -7,11 +7,13 @@ import {
   type WorkflowStepRun,
 } from '@chorus/shared/api/workflows';
 import {
+  endAbandonedWorkflowRuns,
   fieldsOfRow,
   fieldsOfSnapshot,
   WorkflowRunsRepository,
   WorkflowsRepository,
   type WorkflowFields,
+  type WorkflowRunPatch,
   type WorkflowRunRow,
 } from '../db/repositories/workflows.ts';
 import type { Deps } from '../http/app-env.ts';
@@ -37,6 +39,9 @@ const defaultLimits: RunLimits = {
 const CANCEL_POLL_MS = 1_000;
 
 export const interruptedMessage = 'The server stopped during the run; retry it.';
+
+/** The runs this instance is running now. */
+const runningHere = new Set<string>();
 
 type RunError = NonNullable<WorkflowRun['error']>;
 
@@ -313,8 +318,10 @@ const timeoutMessage = (limits: RunLimits) =>
 
 /**
  * Runs a stored run to its end and returns it: the `workflow-run` job calls this, and so does a
- * scheduled workflow. A run another instance left `running` is marked failed (it stopped); one
- * already ended is returned as it is.
+ * scheduled workflow. The run is this instance's while it runs (`instance_id`); should the
+ * instance stop, the sweep fails it (ADR 018). A run already running or ended is returned as it
+ * is. Should the run end elsewhere meanwhile (this instance was taken for gone), its steps stop
+ * and nothing more is written.
  */
 export const executeWorkflowRun = async (
   deps: Deps,
@@ -325,13 +332,15 @@ export const executeWorkflowRun = async (
   const repo = new WorkflowRunsRepository(deps.database.db, userId);
   const row = await repo.get(runId);
   if (!row) throw new ApiError(404, 'workflows:run_not_found');
-  if (row.status === 'running') {
-    const failed = await markInterrupted(deps, row);
+  if (row.status === 'running' && row.instance_id === deps.instance.id && !runningHere.has(runId)) {
+    // This instance's, but its job failed on a lost write: it ends as if its instance had stopped.
+    const failed = await repo.transition(runId, 'running', interruptedPatch(row));
     return toWorkflowRun(failed ?? row);
   }
   if (row.status !== 'queued') return toWorkflowRun(row);
   const claimed = await repo.transition(runId, 'queued', {
     status: row.cancel_requested ? 'cancelled' : 'running',
+    instance_id: deps.instance.id,
     started_at: row.started_at ?? new Date(),
     ...(row.cancel_requested && { finished_at: new Date() }),
   });
@@ -339,6 +348,7 @@ export const executeWorkflowRun = async (
     return toWorkflowRun(claimed ?? (await repo.get(runId)) ?? row);
   }
 
+  runningHere.add(runId);
   const cancel = new AbortController();
   const poll = setInterval(() => {
     repo
@@ -363,7 +373,11 @@ export const executeWorkflowRun = async (
       limits: opts.limits,
       cancel: cancel.signal,
       save: async (current) => {
-        await repo.update(runId, { steps: current, ...totalsOf(current) });
+        const saved = await repo.transition(runId, 'running', {
+          steps: current,
+          ...totalsOf(current),
+        });
+        if (!saved) cancel.abort();
       },
     });
   } catch (error) {
@@ -381,8 +395,9 @@ export const executeWorkflowRun = async (
     };
   } finally {
     clearInterval(poll);
+    runningHere.delete(runId);
   }
-  const ended = await repo.update(runId, {
+  const ended = await repo.transition(runId, 'running', {
     status: outcome.status,
     steps,
     ...totalsOf(steps),
@@ -392,29 +407,30 @@ export const executeWorkflowRun = async (
     error_step_id: outcome.error?.step_id ?? null,
     finished_at: new Date(),
   });
-  return toWorkflowRun(ended ?? claimed);
+  return toWorkflowRun(ended ?? (await repo.get(runId)) ?? claimed);
 };
 
 /** A run whose instance stopped: failed, with its running step too, so it can be retried. */
-export const markInterrupted = async (
-  deps: Deps,
-  row: WorkflowRunRow,
-): Promise<WorkflowRunRow | null> => {
+const interruptedPatch = (row: WorkflowRunRow): WorkflowRunPatch => {
   const steps = structuredClone(row.steps as WorkflowStepRun[]);
   const at = steps.find((s) => s.status === 'running');
   for (const s of steps) {
     if (s.status === 'running') Object.assign(s, { status: 'failed', error: interruptedMessage });
     else if (s.status === 'pending') s.status = 'cancelled';
   }
-  return new WorkflowRunsRepository(deps.database.db, row.user_id).transition(row.id, 'running', {
+  return {
     status: 'failed',
     steps,
     error_code: 'workflows:interrupted',
     error_message: interruptedMessage,
     error_step_id: at?.step_id ?? null,
     finished_at: new Date(),
-  });
+  };
 };
+
+/** Fails the runs left `running` by instances that are gone (the sweep; ADR 018). */
+export const failAbandonedWorkflowRuns = async (deps: Pick<Deps, 'database'>): Promise<string[]> =>
+  (await endAbandonedWorkflowRuns(deps.database.db, interruptedPatch)).map((row) => row.id);
 
 /**
  * Puts a failed run (as its caller read it) back in the queue from its failed step: the steps done

@@ -25,6 +25,11 @@ export const storedToolCallSchema = z.object({
   output: z.unknown().optional(),
   error: z.string().nullable(),
   duration_ms: z.number().nullable(),
+  /**
+   * Set while a call of a tool asked "once per conversation" waits: what approving it also
+   * covers (later calls of the same shape), in words.
+   */
+  approval_scope: z.string().nullable().optional(),
 });
 export type StoredToolCall = z.infer<typeof storedToolCallSchema>;
 

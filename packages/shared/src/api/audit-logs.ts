@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateOrDateTimeSchema } from './dates.ts';
 import { pageQueryFields } from './paging.ts';
 
 /** One row of `admin_audit_logs` (spec §3) with the acting admin's e-mail. */
@@ -10,22 +11,23 @@ export const auditLogEntrySchema = z.object({
   table_name: z.string(),
   record_id: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
+  /**
+   * True: an admin posted this entry (`POST /admin/audit-logs`), its action and details in their
+   * own words. False: Chorus wrote it when the admin changed something.
+   */
+  posted_by_admin: z.boolean(),
   created_at: z.string(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
-
-const isoDate = z.iso
-  .datetime({ offset: true, error: 'Use an ISO date-time such as 2025-01-31T00:00:00Z' })
-  .or(z.iso.date({ error: 'Use a date such as 2025-01-31' }));
 
 export const auditLogsQuerySchema = z.object({
   action: z.string().trim().min(1).max(100).optional(),
   table_name: z.string().trim().min(1).max(100).optional(),
   admin_id: z.string().trim().min(1).max(100).optional(),
   /** Inclusive start (a date means its 00:00 UTC). */
-  from: isoDate.optional(),
+  from: isoDateOrDateTimeSchema.optional(),
   /** Inclusive end (a date means the whole day, UTC). */
-  to: isoDate.optional(),
+  to: isoDateOrDateTimeSchema.optional(),
   ...pageQueryFields,
 });
 export type AuditLogsQuery = z.infer<typeof auditLogsQuerySchema>;

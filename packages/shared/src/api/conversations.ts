@@ -225,6 +225,11 @@ export const chatMessageMetadataSchema = z.object({
   /** An agent's turn: its run (approvals answer it) and the agent's name. */
   agent_run_id: z.string().optional(),
   agent_name: z.string().optional(),
+  /**
+   * Of each tool the agent asks "once per conversation": what approving a call of it also
+   * covers, in words (a stored call carries its own as `approval_scope`).
+   */
+  approval_scopes: z.record(z.string(), z.string()).optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 

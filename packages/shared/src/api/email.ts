@@ -100,6 +100,12 @@ export const emailOutboxSummarySchema = z.object({
   last_error: z.string().nullable(),
   created_at: z.string(),
   sent_at: z.string().nullable(),
+  /**
+   * The mail holds a user's own content (a run's prompt and reply, names they chose), which this
+   * reader, an admin who is not a super admin, gets as `[hidden: user content]` in the subject
+   * and body.
+   */
+  content_hidden: z.boolean(),
 });
 export type EmailOutboxSummary = z.infer<typeof emailOutboxSummarySchema>;
 

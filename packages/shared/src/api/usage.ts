@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { activityTotalsSchema } from './analytics.ts';
+import { isoDateSchema } from './dates.ts';
 
 /** Longest date range the usage statistics answer for, in days (inclusive). */
 export const USAGE_MAX_RANGE_DAYS = 366;
 
-const isoDate = z.iso.date({ error: 'Use a date like 2025-01-31' });
-
 /** `?from=&to=` (UTC dates, inclusive); both default to the last 30 days ending today. */
 export const usageStatisticsQuerySchema = z
   .object({
-    from: isoDate.optional(),
-    to: isoDate.optional(),
+    from: isoDateSchema.optional(),
+    to: isoDateSchema.optional(),
     format: z.enum(['json', 'csv']).default('json'),
     /** Which table the CSV holds: prompts per user per day, or tokens per provider and model. */
     table: z.enum(['prompt_usage', 'tokens', 'sources']).default('prompt_usage'),

@@ -34,6 +34,10 @@ export const widgetLimits = {
   ipMessagesPerMinute: 30,
   /** Per widget, over all its visitors: messages per minute. */
   widgetMessagesPerMinute: 120,
+  /** A block holds this long against new anonymous visitors from the blocked one's network. */
+  blockedAddressHours: 24,
+  /** A cited passage reaches visitors as its document's name and a quote at most this long. */
+  sourceQuoteChars: 200,
 } as const;
 
 /** `wgt_` and 20 letters and digits: public, in page source; it grants nothing by itself. */
@@ -111,6 +115,34 @@ export const widgetBudgetSchema = z
   });
 export type WidgetBudget = z.infer<typeof widgetBudgetSchema>;
 
+/**
+ * Tools that call out with the owner's credentials (an HTTP tool's headers, an MCP server's
+ * token): a widget offers one to visitors only with a rule saying which arguments a visitor's
+ * conversation may set.
+ */
+export const toolNeedsArgumentRule = (key: string) =>
+  key.startsWith('http:') || key.startsWith('mcp:');
+
+/**
+ * Which arguments of such a tool a visitor's conversation may set (the model fills them from what
+ * visitors write), and the owner's fixed values of others. An argument in neither is left out.
+ */
+export const widgetToolArgumentRuleSchema = z
+  .object({
+    visitor: z.array(z.string().min(1).max(64)).max(50).default([]),
+    /** Values as JSON gives them: text, numbers, true or false, lists and objects. */
+    fixed: z.record(z.string().min(1).max(64), z.unknown()).default({}),
+  })
+  .strict();
+export type WidgetToolArgumentRule = z.infer<typeof widgetToolArgumentRuleSchema>;
+
+export const widgetToolArgumentsSchema = z
+  .record(z.string().max(100), widgetToolArgumentRuleSchema)
+  .refine((rules) => JSON.stringify(rules).length <= 20_000, {
+    message: 'The tool arguments are at most 20 kB of JSON',
+  });
+export type WidgetToolArguments = z.infer<typeof widgetToolArgumentsSchema>;
+
 const widgetFields = {
   name: text('The name', widgetLimits.name).min(1, 'The name cannot be empty'),
   /** Empty means no site may embed it — never all. */
@@ -126,6 +158,16 @@ const widgetFields = {
    * offered to visitors, whatever this says.
    */
   allowed_tools: z.array(z.string().max(100)).max(50),
+  /**
+   * For each allowed HTTP or MCP tool (`toolNeedsArgumentRule`): which arguments visitors may
+   * set and the owner's fixed values. Such a tool without a rule is refused.
+   */
+  tool_arguments: widgetToolArgumentsSchema,
+  /**
+   * Whether visitors see which of the owner's documents a reply drew on: each document's name and
+   * a quote of at most `widgetLimits.sourceQuoteChars` characters. Off: no sources at all.
+   */
+  show_sources: z.boolean(),
   enabled: z.boolean(),
 };
 
@@ -141,6 +183,8 @@ export const createWidgetSchema = z
     }),
     require_signed_visitors: widgetFields.require_signed_visitors.default(false),
     allowed_tools: widgetFields.allowed_tools.default([]),
+    tool_arguments: widgetFields.tool_arguments.default({}),
+    show_sources: widgetFields.show_sources.default(true),
     enabled: widgetFields.enabled.default(true),
     target: widgetTargetSchema,
   })
@@ -178,6 +222,11 @@ export const widgetSchema = z.object({
   }),
   require_signed_visitors: z.boolean(),
   allowed_tools: z.array(z.string()),
+  tool_arguments: z.record(
+    z.string(),
+    z.object({ visitor: z.array(z.string()), fixed: z.record(z.string(), z.unknown()) }),
+  ),
+  show_sources: z.boolean(),
   enabled: z.boolean(),
   /** The first characters of the signing secret; the secret itself is shown once. */
   secret_hint: z.string(),
@@ -331,6 +380,22 @@ export type WidgetStreamEvent =
   | { type: 'sources'; sources: z.infer<typeof widgetSourceSchema>[] }
   | { type: 'done' }
   | { type: 'error'; code: string; message: string };
+
+/** What a widget's owner reads in the editor and the sessions list. */
+export const widgetOwnerMessages = {
+  blockBody: (visitor: string, widget: string) =>
+    `${visitor} can no longer chat with “${widget}”: the widget tells them so. Their conversations stay here, and you can unblock them.`,
+  toolArgumentsTitle: 'What visitors may set',
+  toolArgumentsWarning:
+    'This tool calls out with your credentials (its secret headers, or your MCP server’s token). The model fills the arguments you let visitors set from what they write, so a visitor chooses them; fix the others here. Arguments in neither are left out.',
+  toolArgumentsVisitorSet: (names: string) =>
+    `Visitors choose: ${names}. Leave only arguments that are safe in anyone’s hands.`,
+  showSources: 'Show sources to visitors',
+  showSourcesHint: (chars: number) =>
+    `Under a reply that used your knowledge bases, visitors see each document’s name and a quote of at most ${chars} characters. Off: they see no sources at all.`,
+  blockAddressNote: (hours: number) =>
+    `For ${hours} hours nobody new can start an anonymous chat from the network address this visitor last used, so clearing their browser does not undo the block. Others sharing that address (an office, a school, a mobile network) are turned away too for that time; people already chatting and signed visitors are not.`,
+} as const;
 
 /** What visitors read when the widget is over its budget, switched off or removed. */
 export const widgetUnavailableMessage =

@@ -1,7 +1,10 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { MessageAgentRun } from '@chorus/shared/api/agents';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { Db } from '../client.ts';
 import { agentRuns, agentToolGrants } from '../schema/index.ts';
+import { grantKey } from '../../agents/approval-scope.ts';
+import { ownerGone } from './instances.ts';
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
 export type AgentRunStatus = AgentRunRow['status'];
@@ -73,24 +76,6 @@ export class AgentRunsRepository {
       .where(and(eq(agentRuns.id, id), eq(agentRuns.user_id, this.userId)));
   }
 
-  /**
-   * Runs of the user streaming now. A run whose instance stopped without ending it stops counting
-   * once it has been quiet for longer than any run may last.
-   */
-  async countRunning(quietMs: number): Promise<number> {
-    const [row] = await this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(agentRuns)
-      .where(
-        and(
-          eq(agentRuns.user_id, this.userId),
-          eq(agentRuns.status, 'running'),
-          gt(agentRuns.updated_at, sql`now() - make_interval(secs => ${quietMs / 1000})`),
-        ),
-      );
-    return Number(row?.n ?? 0);
-  }
-
   /** The agent and status of each run, for the messages a page shows. */
   async summaries(ids: string[]): Promise<Map<string, MessageAgentRun>> {
     if (ids.length === 0) return new Map();
@@ -107,9 +92,10 @@ export class AgentRunsRepository {
   }
 
   /** The tools of a conversation approved once (policy `once`). */
+  /** The calls approved once in the conversation, as `grantKey(tool, shape)`. */
   async grants(conversationId: string): Promise<Set<string>> {
     const rows = await this.db
-      .select({ tool: agentToolGrants.tool })
+      .select({ tool: agentToolGrants.tool, shape: agentToolGrants.shape })
       .from(agentToolGrants)
       .where(
         and(
@@ -117,16 +103,39 @@ export class AgentRunsRepository {
           eq(agentToolGrants.user_id, this.userId),
         ),
       );
-    return new Set(rows.map((row) => row.tool));
+    return new Set(rows.map((row) => grantKey(row.tool, row.shape)));
   }
 
-  async grant(conversationId: string, tools: string[]): Promise<void> {
-    if (tools.length === 0) return;
+  async grant(conversationId: string, calls: { tool: string; shape: string }[]): Promise<void> {
+    if (calls.length === 0) return;
     await this.db
       .insert(agentToolGrants)
       .values(
-        tools.map((tool) => ({ conversation_id: conversationId, user_id: this.userId, tool })),
+        calls.map(({ tool, shape }) => ({
+          conversation_id: conversationId,
+          user_id: this.userId,
+          tool,
+          shape,
+        })),
       )
       .onConflictDoNothing();
   }
 }
+
+/**
+ * Runs left `running` by an instance that is gone (ADR 018) fail with a plain reason; their
+ * replies are interrupted beside them (`interruptAbandonedReplies`). Runs paused for an approval
+ * belong to no instance and wait. One statement, so two sweeps never both end a run.
+ */
+export const failAbandonedAgentRuns = async (db: Db): Promise<string[]> => {
+  const rows = await db
+    .update(agentRuns)
+    .set({
+      status: 'failed',
+      error_code: 'agents:interrupted',
+      error_message: messageFor('agents:interrupted'),
+    })
+    .where(and(eq(agentRuns.status, 'running'), ownerGone(agentRuns.instance_id)))
+    .returning({ id: agentRuns.id });
+  return rows.map((r) => r.id);
+};

@@ -8,6 +8,8 @@ export type AuditEntry = {
   table_name: string;
   record_id: string | null;
   details?: Record<string, unknown>;
+  /** Written through `POST /admin/audit-logs` in the admin's own words, not by Chorus itself. */
+  posted_by_admin?: boolean;
 };
 
 /**
@@ -23,6 +25,7 @@ export const writeAuditLog = async (db: Queryable, adminId: string, entry: Audit
       table_name: entry.table_name,
       record_id: entry.record_id,
       details: entry.details ?? {},
+      posted_by_admin: entry.posted_by_admin ?? false,
     })
     .returning();
   return row!;
@@ -40,6 +43,7 @@ export const toAuditLogEntry = (
   table_name: log.table_name,
   record_id: log.record_id,
   details: log.details,
+  posted_by_admin: log.posted_by_admin,
   created_at: log.created_at.toISOString(),
 });
 

@@ -10,29 +10,48 @@ import { emailOutbox } from '../schema/index.ts';
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
 
-const summary = (row: OutboxRow): EmailOutboxSummary => ({
-  id: row.id,
-  to: row.to,
-  from: row.from,
-  reply_to: row.reply_to,
-  subject: row.subject,
-  template: row.template,
-  status: row.status,
-  attempts: row.attempts,
-  last_error: row.last_error,
-  created_at: row.created_at.toISOString(),
-  sent_at: row.sent_at?.toISOString() ?? null,
-});
+/**
+ * The copy this reader may see: the whole display copy for a super admin, the copy without the
+ * user's own content for any other admin when the mail holds some (docs/SECURITY.md, "Mail").
+ */
+const copyFor = (row: OutboxRow, readsContent: boolean) =>
+  !readsContent && row.without_content
+    ? { ...row.without_content, content_hidden: true }
+    : { subject: row.subject, html: row.html, text: row.text, content_hidden: false };
 
-const item = (row: OutboxRow): EmailOutboxItem => ({
-  ...summary(row),
-  html: row.html,
-  text: row.text,
-});
+const summary = (row: OutboxRow, readsContent: boolean): EmailOutboxSummary => {
+  const copy = copyFor(row, readsContent);
+  return {
+    id: row.id,
+    to: row.to,
+    from: row.from,
+    reply_to: row.reply_to,
+    subject: copy.subject,
+    template: row.template,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    created_at: row.created_at.toISOString(),
+    sent_at: row.sent_at?.toISOString() ?? null,
+    content_hidden: copy.content_hidden,
+  };
+};
 
-/** The back office's view of `email_outbox` (admins only; not user-owned data). */
+const item = (row: OutboxRow, readsContent: boolean): EmailOutboxItem => {
+  const copy = copyFor(row, readsContent);
+  return { ...summary(row, readsContent), html: copy.html, text: copy.text };
+};
+
+/**
+ * The back office's view of `email_outbox` (admins only; not user-owned data). `readsContent`:
+ * the reader is a super admin, who sees users' own content in their mail; other admins read it
+ * hidden.
+ */
 export class EmailOutboxRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly readsContent: boolean,
+  ) {}
 
   async list(query: EmailOutboxQuery): Promise<{ emails: EmailOutboxSummary[]; total: number }> {
     const where: SQL | undefined = query.status ? eq(emailOutbox.status, query.status) : undefined;
@@ -46,21 +65,29 @@ export class EmailOutboxRepository {
         .offset(query.offset),
       this.db.select({ total: count() }).from(emailOutbox).where(where),
     ]);
-    return { emails: rows.map(summary), total: Number(totals?.total ?? 0) };
+    return {
+      emails: rows.map((row) => summary(row, this.readsContent)),
+      total: Number(totals?.total ?? 0),
+    };
   }
 
   async find(id: string): Promise<EmailOutboxItem | undefined> {
     const [row] = await this.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
-    return row && item(row);
+    return row && item(row, this.readsContent);
   }
 
-  /** Writes the audit row of an admin's resend (spec §3 admin_audit_logs). */
+  /**
+   * Writes the audit row of an admin's resend (spec §3 admin_audit_logs). Every admin reads the
+   * audit log, so it names the mail by the subject they may all read.
+   */
   async auditResend(adminId: string, mail: EmailOutboxItem, outcome: string): Promise<void> {
+    const [row] = await this.db.select().from(emailOutbox).where(eq(emailOutbox.id, mail.id));
+    const subject = row ? copyFor(row, false).subject : mail.subject;
     await writeAuditLog(this.db, adminId, {
       action: 'resend_email',
       table_name: 'email_outbox',
       record_id: mail.id,
-      details: { to: mail.to, subject: mail.subject, template: mail.template, outcome },
+      details: { to: mail.to, subject, template: mail.template, outcome },
     });
   }
 }

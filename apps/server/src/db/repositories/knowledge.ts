@@ -1,8 +1,20 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { DocumentStatus } from '@chorus/shared/api/knowledge';
 import { rowsOf, type Db, type Queryable } from '../client.ts';
 import { files, knowledgeBases, knowledgeChunks, knowledgeDocuments } from '../schema/index.ts';
 import { ensureVectorIndex } from '../vector-store.ts';
+import { ownerGone } from './instances.ts';
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 export type KnowledgeDocumentRow = typeof knowledgeDocuments.$inferSelect;
@@ -308,15 +320,21 @@ export class KnowledgeRepository {
   // ─── Ingestion (the job's side) ──────────────────────────────────────────────────────────
 
   /**
-   * Takes the document for `leaseMs` if nobody holds it and it still has work to do; a queued
-   * one moves to parsing. Null when it is done, failed, gone, or held by a live worker.
+   * Takes the document for `instanceId` (ADR 018) if it still has work to do, no wait holds it
+   * (`lease_until`), and no live instance has it — or it is this instance's and the caller knows
+   * it is not worked on here (a run that failed). A queued one moves to parsing. Null when it is
+   * done, failed, gone, waiting, or held by a live instance. `resumed`: it was taken from an
+   * instance that is gone.
    */
-  async claim(id: string, leaseMs: number): Promise<KnowledgeDocumentRow | null> {
-    const until = new Date(Date.now() + leaseMs).toISOString();
+  async claim(
+    id: string,
+    instanceId: string,
+  ): Promise<{ doc: KnowledgeDocumentRow; resumed: boolean } | null> {
     const [row] = await this.db
       .update(knowledgeDocuments)
       .set({
-        lease_until: sql`${until}::timestamptz`,
+        instance_id: instanceId,
+        lease_until: null,
         status: sql`case when ${knowledgeDocuments.status} = 'queued' then 'parsing' else ${knowledgeDocuments.status} end`,
       })
       .where(
@@ -325,17 +343,34 @@ export class KnowledgeRepository {
           eq(knowledgeDocuments.user_id, this.userId),
           inArray(knowledgeDocuments.status, ['queued', 'parsing', 'embedding']),
           sql`(${knowledgeDocuments.lease_until} is null or ${knowledgeDocuments.lease_until} < now())`,
+          or(
+            eq(knowledgeDocuments.instance_id, instanceId),
+            ownerGone(knowledgeDocuments.instance_id),
+          ),
         ),
       )
-      .returning();
-    return row ?? null;
+      .returning({
+        ...getTableColumns(knowledgeDocuments),
+        // The sub-select reads the row as it was before this statement (one snapshot).
+        previous: sql<string | null>`(
+          select prior.instance_id from ${knowledgeDocuments} prior
+          where prior.id = ${knowledgeDocuments}.id
+        )`,
+      });
+    if (!row) return null;
+    const { previous, ...doc } = row;
+    return { doc, resumed: previous !== null && previous !== instanceId };
   }
 
-  async renewLease(id: string, leaseMs: number): Promise<void> {
-    const until = new Date(Date.now() + leaseMs).toISOString();
+  /**
+   * Lets the document go: no instance holds it, and none takes it before `waitMs` from now (a
+   * provider's rate limit), or at once to hand it to a fresh job.
+   */
+  async release(id: string, waitMs = 0): Promise<void> {
+    const until = new Date(Date.now() + waitMs).toISOString();
     await this.db
       .update(knowledgeDocuments)
-      .set({ lease_until: sql`${until}::timestamptz` })
+      .set({ instance_id: null, lease_until: waitMs > 0 ? sql`${until}::timestamptz` : null })
       .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.user_id, this.userId)));
   }
 
@@ -350,7 +385,10 @@ export class KnowledgeRepository {
         status,
         ...(extra.error !== undefined && { error: extra.error }),
         ...(extra.embedded_count !== undefined && { embedded_count: extra.embedded_count }),
-        ...((status === 'ready' || status === 'failed') && { lease_until: null }),
+        ...((status === 'ready' || status === 'failed') && {
+          lease_until: null,
+          instance_id: null,
+        }),
       })
       .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.user_id, this.userId)));
   }
@@ -392,7 +430,7 @@ export class KnowledgeRepository {
           chunk_count: chunks.length,
           embedded_count: 0,
           error: null,
-          ...(next.status === 'ready' && { lease_until: null }),
+          ...(next.status === 'ready' && { lease_until: null, instance_id: null }),
         })
         .where(eq(knowledgeDocuments.id, doc.id));
       return true;
@@ -638,7 +676,11 @@ export class KnowledgeRepository {
   }
 }
 
-/** Documents whose worker is gone (lease run out, or never taken): the resume sweep's list. */
+/**
+ * Documents with work to do that no instance holds and nothing has touched for a minute: their
+ * job was lost (a send that failed). The resume job's list; documents of an instance that stopped
+ * are the sweep's (`abandonedDocuments`).
+ */
 export const stalledDocuments = async (
   db: Db,
   limit: number,
@@ -649,8 +691,29 @@ export const stalledDocuments = async (
     .where(
       and(
         inArray(knowledgeDocuments.status, ['queued', 'parsing', 'embedding']),
+        isNull(knowledgeDocuments.instance_id),
         sql`${knowledgeDocuments.updated_at} < now() - interval '1 minute'`,
         sql`(${knowledgeDocuments.lease_until} is null or ${knowledgeDocuments.lease_until} < now())`,
+      ),
+    )
+    .limit(limit);
+
+/**
+ * Documents held by an instance that is gone (ADR 018): the sweep queues each again, and the
+ * job's `claim` takes it over, once.
+ */
+export const abandonedDocuments = async (
+  db: Db,
+  limit: number,
+): Promise<{ id: string; user_id: string }[]> =>
+  db
+    .select({ id: knowledgeDocuments.id, user_id: knowledgeDocuments.user_id })
+    .from(knowledgeDocuments)
+    .where(
+      and(
+        inArray(knowledgeDocuments.status, ['queued', 'parsing', 'embedding']),
+        isNotNull(knowledgeDocuments.instance_id),
+        ownerGone(knowledgeDocuments.instance_id),
       ),
     )
     .limit(limit);

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, getTableColumns, inArray, lt, sql, type SQL } from 
 import { messagePageSize } from '@chorus/shared/limits';
 import { chatMessages } from '@chorus/shared/messages';
 import { rowsOf, type Db } from '../client.ts';
-import { conversations, messages, serverInstances } from '../schema/index.ts';
+import { conversations, messages } from '../schema/index.ts';
+import { ownerGone } from './instances.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 /** A message with the ids of its versions (the answers to the same message), oldest first. */
@@ -318,24 +319,13 @@ export class MessagesRepository {
 }
 
 /**
- * No reply may stay `streaming` once the instance writing it is gone (ARCHITECTURE §5): such
- * replies keep the text saved so far and become `interrupted`. An instance is gone when its lease
- * has run out or its row is missing (and a reply without an instance predates leases). Live
- * instances' replies are left alone, so instances starting or sweeping never cut each other off.
- *
- * `allBut`: every instance except this one counts as gone, whatever its lease. For the embedded
- * database at start: its data directory belongs to one process, so any other writer has died.
+ * No reply may stay `streaming` once the instance writing it is gone (ADR 018): such replies keep
+ * the text saved so far and become `interrupted`. An instance is gone when its lease has run out
+ * or its row is missing (and a reply without an instance predates leases). Live instances'
+ * replies are left alone, so instances starting or sweeping never cut each other off. One
+ * statement: of two sweeps at once, the second finds the rows no longer streaming.
  */
-export const interruptAbandonedReplies = async (
-  db: Db,
-  opts: { allBut?: string } = {},
-): Promise<number> => {
-  const gone = opts.allBut
-    ? sql`${messages.instance_id} is distinct from ${opts.allBut}::uuid`
-    : sql`not exists (
-        select 1 from ${serverInstances} i
-        where i.id = ${messages.instance_id} and i.lease_expires_at > now()
-      )`;
+export const interruptAbandonedReplies = async (db: Db): Promise<string[]> => {
   const rows = await db
     .update(messages)
     .set({
@@ -343,7 +333,7 @@ export const interruptAbandonedReplies = async (
       error_code: 'chat:server_restarting',
       error_message: chatMessages.replyCutByRestart,
     })
-    .where(and(eq(messages.status, 'streaming'), gone))
+    .where(and(eq(messages.status, 'streaming'), ownerGone(messages.instance_id)))
     .returning({ id: messages.id });
-  return rows.length;
+  return rows.map((r) => r.id);
 };

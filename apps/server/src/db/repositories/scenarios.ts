@@ -135,8 +135,13 @@ export class ScenariosRepository {
       .where(and(eq(scenarios.id, id), eq(scenarios.published, true)))
       .limit(1);
     if (!entry) return undefined;
-    if ((await this.count()) >= max) return 'too_many';
     return this.db.transaction(async (tx) => {
+      // Counted under the user's lock, as a new scenario is (quota/user-limits.ts).
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`scenarios:${this.userId}`}, 0))`,
+      );
+      const [counted] = await tx.select({ n: count() }).from(scenarios).where(this.owned());
+      if (Number(counted?.n ?? 0) >= max) return 'too_many' as const;
       const [row] = await tx
         .insert(scenarios)
         .values({

@@ -1,8 +1,10 @@
 import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { ScheduleTarget } from '@chorus/shared/api/schedules';
+import { messageFor } from '@chorus/shared/error-catalogue';
 import type { Db } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
 import { scheduleRuns, schedules, users } from '../schema/index.ts';
+import { ownerGone } from './instances.ts';
 
 export type ScheduleRow = Omit<typeof schedules.$inferSelect, 'target'> & {
   target: ScheduleTarget;
@@ -166,6 +168,8 @@ export const claimOccurrence = async (
      * claim (nothing runs) or waits for it.
      */
     whileDueAt?: Date;
+    /** The claiming instance: it owns the occurrence until a worker takes it (ADR 018). */
+    instanceId: string;
   },
 ): Promise<ScheduleRunRow | null> =>
   db.transaction(async (tx) => {
@@ -192,7 +196,7 @@ export const claimOccurrence = async (
         occurrence_at: claim.occurrenceAt,
         trigger: claim.trigger,
         status: claim.status ?? 'running',
-        ...(skipped && { finished_at: new Date() }),
+        ...(skipped ? { finished_at: new Date() } : { instance_id: claim.instanceId }),
       })
       .onConflictDoNothing({ target: [scheduleRuns.schedule_id, scheduleRuns.occurrence_at] })
       .returning();
@@ -248,6 +252,43 @@ export const runForJob = async (
     )
     .limit(1);
   return row ? { run: row.run, schedule: asRow(row.schedule), email: row.email } : null;
+};
+
+/**
+ * The worker's claim on an occurrence: it becomes this instance's, taken over from the instance
+ * that claimed it. False when it has ended already (a second delivery, or the sweep failed it).
+ */
+export const takeOccurrence = async (
+  db: Db,
+  runId: string,
+  instanceId: string,
+): Promise<boolean> => {
+  const rows = await db
+    .update(scheduleRuns)
+    .set({ instance_id: instanceId })
+    .where(and(eq(scheduleRuns.id, runId), eq(scheduleRuns.status, 'running')))
+    .returning({ id: scheduleRuns.id });
+  return rows.length > 0;
+};
+
+/**
+ * Occurrences left `running` by an instance that is gone (ADR 018) — claimed but not yet queued,
+ * or cut off mid-run — fail with a plain reason. They are not counted against the schedule (its
+ * target did not fail) nor run again (it may have called the model already); the next occurrence
+ * runs as usual. One statement, so two sweeps never both end one.
+ */
+export const failAbandonedOccurrences = async (db: Db): Promise<string[]> => {
+  const rows = await db
+    .update(scheduleRuns)
+    .set({
+      status: 'failed',
+      error_code: 'schedules:interrupted',
+      error_message: messageFor('schedules:interrupted'),
+      finished_at: new Date(),
+    })
+    .where(and(eq(scheduleRuns.status, 'running'), ownerGone(scheduleRuns.instance_id)))
+    .returning({ id: scheduleRuns.id });
+  return rows.map((r) => r.id);
 };
 
 /** Stores how an occurrence ended, once: false when it had ended already. */

@@ -4,6 +4,7 @@ import type { MatrixResult } from '../../test-runner/matrix.ts';
 import type { Db } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
 import { testResults, testRuns, testSets, users } from '../schema/index.ts';
+import { ownerGone } from './instances.ts';
 
 export type TestRunRow = typeof testRuns.$inferSelect;
 export type TestResultRow = typeof testResults.$inferSelect;
@@ -96,42 +97,54 @@ export class TestRunsRepository {
   }
 
   /**
-   * Takes a run to work on: a queued one becomes running; a running one whose worker has been
-   * silent for `staleMs` (its server stopped) is taken over. Null when it is neither — ended, or
-   * alive on another worker.
+   * Takes a run to work on for `instanceId`: a queued one becomes running; a running one whose
+   * instance is gone (its lease lapsed; ADR 018) is taken over (`resumed`), and so is one of this
+   * instance's that the caller knows is not running here (its job failed on a lost write). Null
+   * when it is neither — ended, or alive on another instance. One statement each, so of two
+   * workers only one takes a run.
    */
-  async claim(id: string, staleMs: number): Promise<TestRunRow | null> {
+  async claim(
+    id: string,
+    instanceId: string,
+  ): Promise<{ run: TestRunRow; resumed: boolean } | null> {
     const [started] = await this.db
       .update(testRuns)
-      .set({ status: 'running', started_at: sql`coalesce(${testRuns.started_at}, now())` })
+      .set({
+        status: 'running',
+        instance_id: instanceId,
+        started_at: sql`coalesce(${testRuns.started_at}, now())`,
+      })
       .where(and(this.mine(id), eq(testRuns.status, 'queued')))
       .returning();
-    if (started) return started;
+    if (started) return { run: started, resumed: false };
     const [taken] = await this.db
       .update(testRuns)
-      .set({ updated_at: new Date() })
+      .set({ instance_id: instanceId, updated_at: new Date() })
       .where(
         and(
           this.mine(id),
           eq(testRuns.status, 'running'),
-          lt(testRuns.updated_at, sql`now() - make_interval(secs => ${staleMs / 1000})`),
+          or(ownerGone(testRuns.instance_id), eq(testRuns.instance_id, instanceId)),
         ),
       )
       .returning();
-    return taken ?? null;
+    return taken ? { run: taken, resumed: true } : null;
   }
 
   /**
-   * The worker's heartbeat: keeps `updated_at` fresh and answers whether a cancel was asked for
-   * (true too when the run is no longer running, or gone).
+   * The worker's beat: keeps `updated_at` fresh and answers whether to go on. `cancel`: a cancel
+   * was asked for; `lost`: the run is no longer this instance's to run — it ended, is gone, or
+   * was taken over after this instance was taken for gone — and must stop without ending it.
    */
-  async heartbeat(id: string): Promise<{ cancel: boolean }> {
+  async heartbeat(id: string, instanceId: string): Promise<'go' | 'cancel' | 'lost'> {
     const [row] = await this.db
       .update(testRuns)
       .set({ updated_at: new Date() })
-      .where(and(this.mine(id), eq(testRuns.status, 'running')))
+      .where(
+        and(this.mine(id), eq(testRuns.status, 'running'), eq(testRuns.instance_id, instanceId)),
+      )
       .returning({ cancel: testRuns.cancel_requested });
-    return { cancel: row ? row.cancel : true };
+    return row ? (row.cancel ? 'cancel' : 'go') : 'lost';
   }
 
   /**
@@ -325,15 +338,13 @@ export class TestRunsRepository {
   }
 }
 
-/** Runs left `running` whose worker has been silent for `staleMs`: their server stopped. */
-export const staleTestRuns = (db: Db, staleMs: number) =>
+/**
+ * Runs left `running` by an instance that is gone (ADR 018): the sweep queues each again, and the
+ * worker's `claim` takes it over, once.
+ */
+export const abandonedTestRuns = (db: Db) =>
   db
     .select({ id: testRuns.id, user_id: testRuns.user_id })
     .from(testRuns)
-    .where(
-      and(
-        eq(testRuns.status, 'running'),
-        lt(testRuns.updated_at, sql`now() - make_interval(secs => ${staleMs / 1000})`),
-      ),
-    )
+    .where(and(eq(testRuns.status, 'running'), ownerGone(testRuns.instance_id)))
     .limit(100);

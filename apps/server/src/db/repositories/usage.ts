@@ -1,6 +1,7 @@
 import { and, desc, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ActivityTotals, AnalyticsResponse } from '@chorus/shared/api/analytics';
+import { isStorableDate } from '@chorus/shared/api/dates';
 import type {
   ModelTokenUsage,
   SourceUsage,
@@ -63,12 +64,16 @@ export class UsageRepository {
   }
 }
 
-/** Half-open UTC range [from 00:00, day after `to` 00:00). */
+/**
+ * Half-open UTC range [from 00:00, day after `to` 00:00). The day after 9999-12-31 cannot be
+ * sent to the database (see `@chorus/shared/api/dates`), so a range ending that day stops at its
+ * last millisecond.
+ */
 const rangeOf = (from: string, to: string) => {
   const start = new Date(`${from}T00:00:00.000Z`);
   const end = new Date(`${to}T00:00:00.000Z`);
   end.setUTCDate(end.getUTCDate() + 1);
-  return { start, end };
+  return { start, end: isStorableDate(end) ? end : new Date(`${to}T23:59:59.999Z`) };
 };
 
 /** Admin-only reading across users; callers must have passed requireRole('admin'). */

@@ -9,7 +9,6 @@ import {
   widgets,
   widgetUsageDays,
   widgetVisitors,
-  widgetVisitorSessions,
 } from '../schema/index.ts';
 import type { AgentToolSetting } from '../schema/agents.ts';
 
@@ -40,6 +39,8 @@ export type WidgetFields = Pick<
   | 'max_reply_tokens'
   | 'require_signed_visitors'
   | 'allowed_tools'
+  | 'tool_arguments'
+  | 'show_sources'
   | 'enabled'
 >;
 
@@ -334,8 +335,10 @@ export class WidgetsRepository {
   }
 
   /**
-   * Blocks or unblocks a visitor of the widget; blocking also ends every session of theirs at
-   * once. Null when the visitor is not the widget's (or the widget not the user's).
+   * Blocks or unblocks a visitor of the widget. Their sessions are kept, so that a blocked
+   * visitor coming back with one is refused as blocked instead of starting afresh (every use of
+   * a session checks the block); unblocking lets those sessions work again. Null when the
+   * visitor is not the widget's (or the widget not the user's).
    */
   block(widgetId: string, visitorId: string, blocked: boolean): Promise<WidgetVisitorRow | null> {
     return this.db.transaction(async (tx) => {
@@ -350,18 +353,7 @@ export class WidgetsRepository {
         })
         .where(and(eq(widgetVisitors.id, visitorId), eq(widgetVisitors.widget_id, widgetId)))
         .returning();
-      if (!visitor) return null;
-      if (blocked) {
-        await tx
-          .delete(widgetVisitorSessions)
-          .where(
-            and(
-              eq(widgetVisitorSessions.visitor_id, visitorId),
-              eq(widgetVisitorSessions.widget_id, widgetId),
-            ),
-          );
-      }
-      return visitor;
+      return visitor ?? null;
     });
   }
 

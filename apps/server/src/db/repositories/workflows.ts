@@ -1,8 +1,9 @@
-import { and, count, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lt, or } from 'drizzle-orm';
 import type { WorkflowInput, WorkflowStep } from '@chorus/shared/api/workflows';
 import type { Db, Queryable } from '../client.ts';
 import type { KeysetCursor } from '../keyset-cursor.ts';
 import { workflowRuns, workflows, workflowVersions } from '../schema/index.ts';
+import { ownerGone } from './instances.ts';
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 export type WorkflowVersionRow = typeof workflowVersions.$inferSelect;
@@ -190,6 +191,7 @@ export type WorkflowRunPatch = Partial<
     | 'output_tokens'
     | 'cost_usd'
     | 'cancel_requested'
+    | 'instance_id'
     | 'started_at'
     | 'finished_at'
   >
@@ -266,27 +268,38 @@ export class WorkflowRunsRepository {
     return row ?? null;
   }
 
+  /** Whether the running step should stop: a cancel was asked for, or the run ended elsewhere. */
   async cancelRequested(id: string): Promise<boolean> {
     const [row] = await this.db
-      .select({ cancel: workflowRuns.cancel_requested })
+      .select({ cancel: workflowRuns.cancel_requested, status: workflowRuns.status })
       .from(workflowRuns)
       .where(this.mine(id));
-    return row?.cancel ?? true;
+    return row ? row.cancel || row.status !== 'running' : true;
   }
 }
 
 /**
- * Runs left `running` longer than `quietMs` ago by any user: their server stopped. For the sweep,
- * which marks them failed.
+ * Runs left `running` by an instance that is gone (ADR 018), of any user, each moved by `end`
+ * (to failed) in one transaction. Rows another sweep holds are skipped and rows it has ended no
+ * longer match, so two sweeps at once never both end a run. Answers the runs as they were.
  */
-export const abandonedWorkflowRuns = (db: Db, quietMs: number): Promise<WorkflowRunRow[]> =>
-  db
-    .select()
-    .from(workflowRuns)
-    .where(
-      and(
-        eq(workflowRuns.status, 'running'),
-        lt(workflowRuns.updated_at, sql`now() - make_interval(secs => ${quietMs / 1000})`),
-      ),
-    )
-    .limit(100);
+export const endAbandonedWorkflowRuns = (
+  db: Db,
+  end: (row: WorkflowRunRow) => WorkflowRunPatch,
+): Promise<WorkflowRunRow[]> =>
+  db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(workflowRuns)
+      .where(and(eq(workflowRuns.status, 'running'), ownerGone(workflowRuns.instance_id)))
+      .orderBy(workflowRuns.id)
+      .limit(100)
+      .for('update', { skipLocked: true });
+    for (const row of rows) {
+      await tx
+        .update(workflowRuns)
+        .set({ ...end(row), updated_at: new Date() })
+        .where(eq(workflowRuns.id, row.id));
+    }
+    return rows;
+  });

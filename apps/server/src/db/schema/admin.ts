@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.ts';
 import { users } from './auth.ts';
 
@@ -14,6 +23,11 @@ export const adminAuditLogs = pgTable(
     table_name: text('table_name').notNull(),
     record_id: text('record_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * True for an entry an admin wrote through `POST /admin/audit-logs`, in words of their
+     * choosing; false for one Chorus wrote itself when an admin changed something.
+     */
+    posted_by_admin: boolean('posted_by_admin').notNull().default(false),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('admin_audit_logs_created_idx').on(t.created_at.desc())],

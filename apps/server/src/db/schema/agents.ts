@@ -120,7 +120,7 @@ export const agentRuns = pgTable(
       .$type<AgentRunState>()
       .notNull()
       .default(sql`'[]'::jsonb`),
-    /** The instance streaming the run; a run left `running` by a stopped instance is stopped. */
+    /** The instance streaming the run (ADR 018); a gone one's run is failed. */
     instance_id: uuid('instance_id'),
     error_code: text('error_code'),
     error_message: text('error_message'),
@@ -129,10 +129,17 @@ export const agentRuns = pgTable(
   (t) => [
     index('agent_runs_user_status_idx').on(t.user_id, t.status),
     index('agent_runs_message_idx').on(t.message_id),
+    index('agent_runs_running_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'running'`),
   ],
 );
 
-/** A tool a user approved once for a conversation (approval policy `once`). */
+/**
+ * A call a user approved once for a conversation (approval policy `once`): it covers later calls
+ * of the same tool with the same `shape` (agents/approval-scope.ts). Rows from before shapes
+ * existed have an empty shape, which no call has: those tools ask again.
+ */
 export const agentToolGrants = pgTable(
   'agent_tool_grants',
   {
@@ -143,9 +150,10 @@ export const agentToolGrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tool: text('tool').notNull(),
+    shape: text('shape').notNull().default(''),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.conversation_id, t.tool] })],
+  (t) => [primaryKey({ columns: [t.conversation_id, t.tool, t.shape] })],
 );
 
 /**

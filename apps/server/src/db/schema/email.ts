@@ -17,6 +17,16 @@ export const emailOutbox = pgTable(
      * keys), opened only to send it, and erased once it is sent.
      */
     sealed_body: text('sealed_body'),
+    /**
+     * The copy an admin who is not a super admin reads, when the mail holds a user's own content
+     * (a run's prompt and reply, names they chose): that content replaced by a marker, and the
+     * one-time links hidden as above. Null for mail without user content.
+     */
+    without_content: jsonb('without_content').$type<{
+      subject: string;
+      html: string;
+      text: string;
+    }>(),
     template: text('template'),
     status: text('status', { enum: ['pending', 'sent', 'failed'] })
       .notNull()

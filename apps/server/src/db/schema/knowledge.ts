@@ -66,8 +66,10 @@ export const knowledgeDocuments = pgTable(
     chunk_count: integer('chunk_count').notNull().default(0),
     /** Chunks with a vector of the base's current model. */
     embedded_count: integer('embedded_count').notNull().default(0),
-    /** A worker holds the document until then; an expired lease is taken over (resume). */
+    /** No worker takes the document before then (a provider's rate limit asked to wait). */
     lease_until: timestamp('lease_until', { withTimezone: true }),
+    /** The instance working on it (ADR 018); a gone one's document is resumed elsewhere. */
+    instance_id: uuid('instance_id'),
     ...timestamps,
   },
   (t) => [

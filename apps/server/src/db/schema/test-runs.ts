@@ -84,6 +84,8 @@ export const testRuns = pgTable(
     error: text('error'),
     /** Set by a cancel; the worker stops at its next check, wherever it runs. */
     cancel_requested: boolean('cancel_requested').notNull().default(false),
+    /** The instance running it (ADR 018); a gone one's run is resumed elsewhere. */
+    instance_id: uuid('instance_id'),
     started_at: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     finished_at: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,

@@ -66,3 +66,26 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * Places of a per-user limit on work going on at once (agent runs streaming): places 1…N under
+ * one primary key, so two requests can never take the same one, and the limit is never passed
+ * however many ask at once (docs/SECURITY.md "Budgets under races"). A place belongs to the
+ * instance doing the work; once that instance's lease runs out, or the place outlives any run,
+ * it is free to take again.
+ */
+export const runSlots = pgTable(
+  'run_slots',
+  {
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    slot: integer('slot').notNull(),
+    /** The run holding the place. */
+    holder: uuid('holder').notNull(),
+    instance_id: uuid('instance_id').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.kind, t.slot] })],
+);

@@ -45,6 +45,16 @@ export const widgets = pgTable(
     max_reply_tokens: integer('max_reply_tokens').notNull(),
     require_signed_visitors: boolean('require_signed_visitors').notNull().default(false),
     allowed_tools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
+    /**
+     * `WidgetToolArguments`: for each allowed HTTP or MCP tool, the arguments visitors may set
+     * and the owner's fixed values; such a tool without one is not offered to visitors.
+     */
+    tool_arguments: jsonb('tool_arguments')
+      .$type<Record<string, { visitor: string[]; fixed: Record<string, unknown> }>>()
+      .notNull()
+      .default({}),
+    /** Visitors see the documents a reply cited (name and a short quote); off: none. */
+    show_sources: boolean('show_sources').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     secret_sealed: text('secret_sealed').notNull(),
     secret_hint: text('secret_hint').notNull(),
@@ -74,6 +84,11 @@ export const widgetVisitors = pgTable(
     name: text('name'),
     signed: boolean('signed').notNull().default(false),
     blocked_at: timestamp('blocked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * A keyed hash of the network an anonymous visitor last came from (widget/visitor-address.ts):
+     * a block holds for a while against new anonymous visitors from it. Never the address.
+     */
+    address_hash: text('address_hash'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
@@ -82,6 +97,9 @@ export const widgetVisitors = pgTable(
       .defaultNow(),
   },
   (t) => [
+    index('widget_visitors_blocked_address_idx')
+      .on(t.widget_id, t.address_hash)
+      .where(sql`${t.blocked_at} is not null`),
     uniqueIndex('widget_visitors_external_idx')
       .on(t.widget_id, t.external_id)
       .where(sql`${t.external_id} is not null`),
@@ -147,12 +165,17 @@ export const widgetMessages = pgTable(
     status: text('status').$type<'done' | 'failed' | 'streaming'>().notNull().default('done'),
     input_tokens: integer('input_tokens').notNull().default(0),
     output_tokens: integer('output_tokens').notNull().default(0),
+    /** The instance streaming a reply (ADR 018); a gone one's reply is failed. */
+    instance_id: uuid('instance_id'),
     created_at: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
   },
   (t) => [
     index('widget_messages_conversation_idx').on(t.conversation_id, t.created_at),
+    index('widget_messages_streaming_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'streaming'`),
     index('widget_messages_search_idx').using('gin', sql`to_tsvector('simple', ${t.content})`),
   ],
 );
@@ -168,6 +191,34 @@ export const widgetUsageDays = pgTable(
     messages: integer('messages').notNull().default(0),
     input_tokens: integer('input_tokens').notNull().default(0),
     output_tokens: integer('output_tokens').notNull().default(0),
+    /**
+     * Tokens held by replies that started this day and have not ended: each holds its maximum
+     * until it settles to what it spent (`widget_budget_holds`, docs/SECURITY.md "Budgets under
+     * races").
+     */
+    reserved_tokens: integer('reserved_tokens').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.widget_id, t.day] })],
+);
+
+/**
+ * One reply's hold on its widget's budget, counted in `widget_usage_days.reserved_tokens` of the
+ * day it started. The reply's end deletes it and settles the day to the real tokens; a hold whose
+ * instance's lease ran out, or that outlived any reply, is released by the next request the
+ * budget would refuse.
+ */
+export const widgetBudgetHolds = pgTable(
+  'widget_budget_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    widget_id: uuid('widget_id')
+      .notNull()
+      .references(() => widgets.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    tokens: integer('tokens').notNull(),
+    /** The server instance streaming the reply (`server_instances`). */
+    instance_id: uuid('instance_id').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('widget_budget_holds_widget_idx').on(t.widget_id)],
 );

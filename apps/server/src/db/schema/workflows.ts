@@ -89,6 +89,8 @@ export const workflowRuns = pgTable(
     cost_usd: real('cost_usd'),
     /** Set when the user asks to cancel; the running step checks it. */
     cancel_requested: boolean('cancel_requested').notNull().default(false),
+    /** The instance running it (`server_instances`, ADR 018); a gone one's run is failed. */
+    instance_id: uuid('instance_id'),
     started_at: timestamp('started_at', { withTimezone: true }),
     finished_at: timestamp('finished_at', { withTimezone: true }),
     ...timestamps,
@@ -96,6 +98,10 @@ export const workflowRuns = pgTable(
   (t) => [
     index('workflow_runs_workflow_created_idx').on(t.workflow_id, t.created_at.desc(), t.id),
     index('workflow_runs_user_status_idx').on(t.user_id, t.status),
+    // The sweep looks only at running runs.
+    index('workflow_runs_running_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'running'`),
   ],
 );
 
@@ -163,11 +169,19 @@ export const scheduleRuns = pgTable(
     error_code: text('error_code'),
     error_message: text('error_message'),
     workflow_run_id: uuid('workflow_run_id'),
+    /**
+     * The instance that claimed it, then the one running it (ADR 018): an occurrence still
+     * `running` once that instance is gone is failed.
+     */
+    instance_id: uuid('instance_id'),
     started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finished_at: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('schedule_runs_occurrence_idx').on(t.schedule_id, t.occurrence_at),
     index('schedule_runs_schedule_started_idx').on(t.schedule_id, t.started_at.desc()),
+    index('schedule_runs_running_idx')
+      .on(t.instance_id)
+      .where(sql`${t.status} = 'running'`),
   ],
 );

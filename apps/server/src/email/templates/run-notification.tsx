@@ -1,5 +1,10 @@
 import { Button, Heading, Section, Text } from '@react-email/components';
-import { emailMessages, isValidNotificationAddress, unsubscribePath } from '@chorus/shared/email';
+import {
+  emailMessages,
+  hiddenContentMarker,
+  isValidNotificationAddress,
+  unsubscribePath,
+} from '@chorus/shared/email';
 import type { OutgoingEmail } from '../transport.ts';
 import { EmailLayout, styles, type EmailIdentity } from './layout.tsx';
 import { renderEmail } from './render.ts';
@@ -195,19 +200,40 @@ export const RunNotificationEmail = ({ identity, notification: n }: RunNotificat
   );
 };
 
+/** The user's own words in a notification (the run's name, its reply, why it failed), hidden. */
+const withoutContent = (n: RunNotification): RunNotification => {
+  const hide = (value: string | undefined) =>
+    value === undefined || value.trim() === '' ? value : hiddenContentMarker;
+  return {
+    ...n,
+    runName: hide(n.runName),
+    responseText: hide(n.responseText),
+    reason: hide(n.reason),
+    ...(n.testRun && { testRun: { ...n.testRun, error: n.testRun.error && hiddenContentMarker } }),
+  };
+};
+
 /** Validates (spec §5) and renders a run notification; it respects the recipient's opt-out. */
 export const runNotificationEmail = async (opts: {
   identity: EmailIdentity;
   notification: RunNotification;
+  /** A subject the sender wrote: their own words, hidden in the admin's copy. */
   subject?: string | undefined;
 }): Promise<OutgoingEmail> => {
   checkRunNotification(opts.notification);
+  const hidden = withoutContent(opts.notification);
   return {
     to: [opts.notification.to.trim()],
     subject: opts.subject ?? describe(opts.notification).subject,
     template: opts.notification.kind,
     respectsUnsubscribe: true,
     secrets: [opts.identity.unsubscribeToken(opts.notification.to)],
+    withoutContent: {
+      subject: opts.subject === undefined ? describe(hidden).subject : hiddenContentMarker,
+      ...(await renderEmail(
+        <RunNotificationEmail identity={opts.identity} notification={hidden} />,
+      )),
+    },
     ...(await renderEmail(<RunNotificationEmail {...opts} />)),
   };
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailMessages } from '@chorus/shared/email';
+import { emailMessages, hiddenContentMarker } from '@chorus/shared/email';
 import { checkRunNotification, runNotificationEmail } from './run-notification.tsx';
 
 const identity = {
@@ -48,6 +48,44 @@ describe('run notification checks (spec §5)', () => {
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('https://chorus.example/unsubscribe?email=ann%40example.com');
     expect(mail.text).toContain(`© ${new Date().getFullYear()} Chorus`);
+  });
+
+  it('keeps a copy without the user’s content for the outbox: no run name, reply or reason', async () => {
+    const completed = await runNotificationEmail({
+      identity,
+      notification: {
+        kind: 'run_completed',
+        to: 'ann@example.com',
+        runName: 'Quarterly forecast',
+        responseText: 'Revenue will be 42 million.',
+        provider: 'openai',
+        model: 'gpt-4o',
+      },
+    });
+    const copy = completed.withoutContent!;
+    expect(copy.subject).toBe(`Run completed: ${hiddenContentMarker}`);
+    for (const part of [copy.subject, copy.html, copy.text]) {
+      expect(part).not.toContain('Quarterly forecast');
+      expect(part).not.toContain('Revenue will be 42 million.');
+    }
+    expect(copy.text).toContain(hiddenContentMarker);
+    // What is not theirs stays: the kind of mail, the model, the footer.
+    expect(copy.text).toContain('openai · gpt-4o');
+    expect(copy.html).toContain('Your run has completed');
+
+    const failed = await runNotificationEmail({
+      identity,
+      notification: {
+        kind: 'run_failed',
+        to: 'ann@example.com',
+        runName: 'Nightly digest',
+        reason: 'The prompt “summarise my medical notes” was refused.',
+      },
+      subject: 'My own subject line',
+    });
+    expect(failed.withoutContent!.subject).toBe(hiddenContentMarker);
+    expect(failed.withoutContent!.text).not.toContain('medical notes');
+    expect(failed.withoutContent!.text).not.toContain('Nightly digest');
   });
 
   it('sums up a finished test run: pass rate, changes, cost, each model, and a link to its results', async () => {

@@ -1,4 +1,5 @@
 import { Heading, Text } from '@react-email/components';
+import { hiddenContentMarker } from '@chorus/shared/email';
 import type { OutgoingEmail } from '../transport.ts';
 import { EmailLayout, styles, type EmailIdentity } from './layout.tsx';
 import { renderEmail } from './render.ts';
@@ -28,6 +29,17 @@ export const userMessageEmail = async (opts: {
   to: opts.to,
   subject: opts.subject,
   template: 'custom',
+  // Their subject and words are theirs: the admin's copy shows who wrote, not what.
+  withoutContent: {
+    subject: hiddenContentMarker,
+    ...(await renderEmail(
+      <UserMessageEmail
+        identity={opts.identity}
+        sender={opts.sender}
+        message={hiddenContentMarker}
+      />,
+    )),
+  },
   ...(await renderEmail(
     <UserMessageEmail identity={opts.identity} sender={opts.sender} message={opts.message} />,
   )),

@@ -1,5 +1,5 @@
 import { Button, Heading, Section, Text } from '@react-email/components';
-import { unsubscribePath } from '@chorus/shared/email';
+import { hiddenContentMarker, unsubscribePath } from '@chorus/shared/email';
 import type { OutgoingEmail } from '../transport.ts';
 import { EmailLayout, styles, type EmailIdentity } from './layout.tsx';
 import { renderEmail } from './render.ts';
@@ -62,5 +62,13 @@ export const widgetBudgetEmail = async (opts: {
   template: widgetBudgetTemplate,
   respectsUnsubscribe: true,
   secrets: [opts.identity.unsubscribeToken(opts.notice.to)],
+  // The widget's name is the owner's own words.
+  withoutContent: await (async () => {
+    const notice = { ...opts.notice, widgetName: hiddenContentMarker };
+    return {
+      subject: describe(notice).subject,
+      ...(await renderEmail(<WidgetBudgetEmail identity={opts.identity} notice={notice} />)),
+    };
+  })(),
   ...(await renderEmail(<WidgetBudgetEmail {...opts} />)),
 });

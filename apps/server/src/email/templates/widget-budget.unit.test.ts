@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hiddenContentMarker } from '@chorus/shared/email';
 import { widgetBudgetEmail } from './widget-budget.tsx';
 
 const identity = {
@@ -31,6 +32,17 @@ describe('the widget budget mail', () => {
     expect(mail.html).not.toContain('<b>bot</b>');
     expect(mail.html).toContain('https://chorus.example/agent-embed-chat');
     expect(mail.html).toContain('https://chorus.example/unsubscribe?email=owner%40example.com');
+  });
+
+  it('keeps a copy without the widget’s name for the outbox', async () => {
+    const mail = await widgetBudgetEmail({
+      identity,
+      notice: { to: 'owner@example.com', widgetName: 'Clinic intake', budget: 'daily', tokens: 9 },
+    });
+    const copy = mail.withoutContent!;
+    expect(copy.subject).toBe(`Your widget “${hiddenContentMarker}” has used its daily budget`);
+    expect(`${copy.subject}${copy.html}${copy.text}`).not.toContain('Clinic intake');
+    expect(copy.text).toContain('9 tokens');
   });
 
   it('tells a monthly budget apart', async () => {

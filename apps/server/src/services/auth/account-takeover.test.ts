@@ -34,6 +34,7 @@ describe('password reset links in the outbox', () => {
   it('are hidden from an admin, who cannot take the super admin’s account with them', async () => {
     const asked = await admin.post('/auth/v1/request-password-reset', { email: root.email });
     expect(asked.status).toBe(200);
+    await t.deps.mailer.settled();
 
     const list = await admin.get<EmailOutboxList>('/rest/v1/admin/email-outbox?limit=50&offset=0');
     const summary = list.body.emails.find(

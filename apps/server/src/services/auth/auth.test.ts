@@ -77,6 +77,39 @@ describe('sign-up', () => {
     expect(await signInStatus(user.email, 'correct-horse-1')).toBe(200);
   });
 
+  it('refuses the person’s own name and a year on sign-up, reset and change', async () => {
+    const ownName = weakPasswordMessage('userInputs');
+    const signUp = await t.client().signUp('jd-7@example.com', 'janedoe2024', 'Jane Doe');
+    expect(signUp).toMatchObject({ status: 400, body: { code: 'PASSWORD_TOO_WEAK' } });
+    expect((signUp.body as unknown as { message: string }).message).toBe(ownName);
+
+    // Reset and change carry no name in their body: the account's own name and address count.
+    const john = await t.user('js-42@example.com', 'correct-horse-1', 'John Smith');
+    const change = await john.post('/auth/v1/change-password', {
+      currentPassword: 'correct-horse-1',
+      newPassword: 'john.smith1990',
+    });
+    expect(change).toMatchObject({ status: 400, body: { code: 'PASSWORD_TOO_WEAK' } });
+    expect((change.body as { message: string }).message).toBe(ownName);
+
+    await t.client().post('/auth/v1/request-password-reset', { email: john.email });
+    const token = await latestResetToken(t, john.email);
+    const reset = await t
+      .client()
+      .post('/auth/v1/reset-password', { token, newPassword: 'john.smith1990' });
+    expect(reset).toMatchObject({ status: 400, body: { code: 'PASSWORD_TOO_WEAK' } });
+    expect((reset.body as { message: string }).message).toBe(ownName);
+    expect(await signInStatus(john.email, 'correct-horse-1')).toBe(200);
+
+    // The same password is fine for someone else.
+    const other = await t.user('someone-else@example.com', 'correct-horse-1', 'Ann Lee');
+    const fine = await other.post('/auth/v1/change-password', {
+      currentPassword: 'correct-horse-1',
+      newPassword: 'john.smith1990',
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it('lists a user’s sessions without their tokens', async () => {
     const c = await t.user('list-sessions@example.com');
     await t.client().signIn('list-sessions@example.com');
@@ -294,6 +327,8 @@ describe('password reset through a real SMTP server', () => {
         .client()
         .post('/auth/v1/request-password-reset', { email: 'smtp-ann@example.com' });
       expect(res.status).toBe(200);
+      // Queued beside the answer (no job queue here): wait for it.
+      await mailing.deps.mailer.settled();
 
       const delivered = received.filter((r) => r.envelopeTo.includes('smtp-ann@example.com'));
       expect(delivered).toHaveLength(1);
@@ -337,6 +372,7 @@ describe('password reset through a real SMTP server', () => {
         .client()
         .post('/auth/v1/request-password-reset', { email: 'smtp-down@example.com' });
       expect(res.status).toBe(200);
+      await mailing.deps.mailer.settled();
 
       const [row] = await t.outboxFor('smtp-down@example.com', 'password_reset');
       expect(row).toMatchObject({ status: 'failed', attempts: 1, sent_at: null });

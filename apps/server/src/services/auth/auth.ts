@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { peopleMessages } from '@chorus/shared/messages';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { passwordRules } from '@chorus/shared/limits';
@@ -35,6 +35,29 @@ const passwordFields: Record<string, string> = {
   '/sign-up/email': 'password',
   '/reset-password': 'newPassword',
   '/change-password': 'newPassword',
+};
+
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * The name and e-mail address of whoever is choosing a password, which it must not be made of:
+ * from the sign-up form, the account a reset link belongs to, or the signed-in account.
+ */
+const personOf = async (ctx: HookContext, body: Record<string, unknown>): Promise<string[]> => {
+  const text = (...values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
+  if (ctx.path === '/sign-up/email') return text(body.email, body.name);
+  if (ctx.path === '/reset-password') {
+    const token = text(body.token, (ctx.query as { token?: unknown } | undefined)?.token)[0];
+    if (!token) return [];
+    const verification = await ctx.context.internalAdapter.findVerificationValue(
+      `reset-password:${token}`,
+    );
+    if (!verification) return [];
+    const user = await ctx.context.internalAdapter.findUserById(verification.value);
+    return user ? text(user.email, user.name) : [];
+  }
+  const session = await getSessionFromCtx(ctx);
+  return session ? text(session.user.email, session.user.name) : [];
 };
 
 /** Cookies carry `Secure` (and the `__Secure-` prefix) when the app is served over https. */
@@ -174,8 +197,7 @@ export const createAuth = (deps: {
         if (!field) return;
         const password = body[field];
         if (typeof password !== 'string') return;
-        const inputs = [body.email, body.name].filter((v): v is string => typeof v === 'string');
-        const reason = weakPasswordReason(password, inputs);
+        const reason = weakPasswordReason(password, await personOf(ctx, body));
         if (reason)
           throw new APIError('BAD_REQUEST', { message: reason, code: 'PASSWORD_TOO_WEAK' });
       }),

@@ -98,7 +98,9 @@ export const ToolCallPart = ({
         {!input && !output && call.state !== 'error' ? (
           <p className="text-xs text-muted-foreground">No arguments.</p>
         ) : null}
-        {approval ? <ApprovalActions name={call.name} approval={approval} /> : null}
+        {approval ? (
+          <ApprovalActions name={call.name} scope={call.approvalScope} approval={approval} />
+        ) : null}
       </div>
     </details>
   );
@@ -106,7 +108,16 @@ export const ToolCallPart = ({
 
 const formatDuration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
-const ApprovalActions = ({ name, approval }: { name: string; approval: ToolCallApproval }) => {
+const ApprovalActions = ({
+  name,
+  scope,
+  approval,
+}: {
+  name: string;
+  /** What approving also covers, for a tool asked once per conversation. */
+  scope: string | undefined;
+  approval: ToolCallApproval;
+}) => {
   const { decision, onDecide, sending } = approval;
   if (sending) {
     return (
@@ -128,6 +139,9 @@ const ApprovalActions = ({ name, approval }: { name: string; approval: ToolCallA
     <div className="flex flex-wrap items-center gap-2">
       <p className="mr-auto text-xs text-muted-foreground">
         The agent wants to run <span className="font-mono">{name}</span> with these arguments.
+        {scope ? (
+          <span className="mt-1 block text-amber-800 dark:text-amber-300">{scope}</span>
+        ) : null}
       </p>
       <Button size="sm" variant="outline" onClick={() => onDecide(false)}>
         Refuse

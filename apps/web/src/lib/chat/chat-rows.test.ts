@@ -352,4 +352,45 @@ describe('an agent’s reply', () => {
       agent_run: { id: 'run-2', agent_name: 'Math Helper', status: 'awaiting_approval' },
     });
   });
+
+  it('keeps what approving a call of a tool asked once covers, from the reply’s metadata', () => {
+    const scope = 'Approving also lets later calls … when they go to the same site.';
+    const live: ChorusUIMessage = {
+      id: 'live',
+      role: 'assistant',
+      metadata: {
+        user_message_id: 'u-2',
+        assistant_message_id: 'a-10',
+        agent_run_id: 'run-3',
+        agent_name: 'Reader',
+        approval_scopes: { web_fetch: scope },
+      },
+      parts: [
+        {
+          type: 'tool-web_fetch',
+          toolCallId: 'c-10',
+          state: 'approval-requested',
+          input: { url: 'https://example.com' },
+          approval: { id: 'ap-10' },
+        },
+        {
+          type: 'tool-calculator',
+          toolCallId: 'c-11',
+          state: 'approval-requested',
+          input: { expression: '1+1' },
+          approval: { id: 'ap-11' },
+        },
+      ],
+    };
+    const rows = storedRowsFromExchange({
+      conversationId: 'c1',
+      userId: 'u1',
+      live: [live],
+      reply: live,
+      interrupted: false,
+    })!;
+    const calls = rows.at(-1)!.tool_calls!;
+    expect(calls[0]).toMatchObject({ id: 'c-10', approval_scope: scope });
+    expect(calls[1]).not.toHaveProperty('approval_scope');
+  });
 });

@@ -34,6 +34,8 @@ export type ToolCallView = {
   errorText?: string | undefined;
   /** Set while the call waits for the user: what an approval or a refusal answers. */
   approvalId?: string | undefined;
+  /** For a tool asked "once per conversation": what approving this call also covers. */
+  approvalScope?: string | undefined;
   durationMs?: number | null | undefined;
 };
 
@@ -91,6 +93,7 @@ export const toolCallView = (call: StoredToolCall): ToolCallView => ({
   ...(call.output !== undefined && { output: call.output }),
   ...(call.error && { errorText: call.error }),
   ...(call.approval_id && { approvalId: call.approval_id }),
+  ...(call.approval_scope && { approvalScope: call.approval_scope }),
   durationMs: call.duration_ms,
 });
 
@@ -219,16 +222,25 @@ const toolState = (state: ToolPart['state']): ToolCallView['state'] => {
   }
 };
 
-export const toolCallsOf = (message: Pick<ChorusUIMessage, 'parts'>): ToolCallView[] =>
-  message.parts.filter(isToolPart).map((part) => ({
-    id: part.toolCallId,
-    name: part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length),
-    input: part.input,
-    state: toolState(part.state),
-    ...(part.state === 'output-available' && { output: part.output }),
-    ...(part.state === 'output-error' && { errorText: part.errorText }),
-    ...(part.state === 'approval-requested' && { approvalId: part.approval.id }),
-  }));
+export const toolCallsOf = (
+  message: Pick<ChorusUIMessage, 'parts'> & { metadata?: ChorusUIMessage['metadata'] },
+): ToolCallView[] =>
+  message.parts.filter(isToolPart).map((part) => {
+    const name = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
+    const scope = message.metadata?.approval_scopes?.[name];
+    return {
+      id: part.toolCallId,
+      name,
+      input: part.input,
+      state: toolState(part.state),
+      ...(part.state === 'output-available' && { output: part.output }),
+      ...(part.state === 'output-error' && { errorText: part.errorText }),
+      ...(part.state === 'approval-requested' && {
+        approvalId: part.approval.id,
+        ...(scope && { approvalScope: scope }),
+      }),
+    };
+  });
 
 /** The agent of a streamed reply, from its metadata; its run waits when a call does. */
 const agentOf = (message: ChorusUIMessage, calls: ToolCallView[]): AgentView | undefined => {
@@ -253,6 +265,7 @@ const storedCall = (call: ToolCallView): StoredToolCall => ({
   ...(call.output !== undefined && { output: call.output }),
   error: call.errorText ?? null,
   duration_ms: call.durationMs ?? null,
+  ...(call.approvalScope && { approval_scope: call.approvalScope }),
 });
 
 /**

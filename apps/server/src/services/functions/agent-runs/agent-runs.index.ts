@@ -6,7 +6,7 @@ import type { ProviderId } from '@chorus/shared/providers';
 import {
   agentNotFound,
   agentRunSettings,
-  checkRunCapacity,
+  takeRunCapacity,
   endRunTools,
   runPatchAfterFinish,
   type AgentRunSettings,
@@ -72,13 +72,17 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     const state: AgentRunState = run.state;
     // The messages so far carry the first provider's tool call ids and metadata.
     if (state.provider && state.provider !== agent.provider) throw providerChanged();
-    await checkRunCapacity(deps, user.id);
+    // Given back when the stream closes, or below when the run does not go on after all.
+    const place = await takeRunCapacity(deps, user.id);
     const provider = agent.provider as ProviderId;
     const call = await prepareModelCall(deps, {
       userId: user.id,
       source: 'agent',
       provider,
       model: agent.model,
+    }).catch(async (error: unknown) => {
+      await place.release();
+      throw error;
     });
 
     let settings: AgentRunSettings | undefined;
@@ -111,29 +115,24 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
             : NOT_ANSWERED,
         };
       });
-      // A tool approved "once per conversation" asks no more in this conversation, this run too.
-      const once = new Set(
-        (agent.tools as AgentTool[]).filter((t) => t.approval === 'once').map((t) => t.tool),
-      );
+      // A call approved "once per conversation" covers later calls of its shape (the same site,
+      // URL or arguments: agents/approval-scope.ts) in this conversation, this run too.
       const granted = answers
         .filter((a) => a.approved)
-        .map((a) => opened.keys.get(a.name))
-        .filter((key): key is string => key !== undefined && once.has(key));
+        .map((a) => opened.grant(a.name, waiting.get(a.approvalId)?.input))
+        .filter((g): g is { tool: string; shape: string } => g !== null);
       await runs.grant(run.conversation_id, granted);
-      for (const [name, key] of opened.keys) {
-        const tool = opened.tools[name];
-        if (tool && granted.includes(key)) tool.needsApproval = false;
-      }
       // Only one answer to a pause goes on with it (two tabs, a double click).
       if (!(await runs.resume(run.id, deps.instance.id))) throw notWaiting();
     } catch (error) {
       // A refused answer (another tab went on with the run) leaves no MCP session open.
       await settings?.toolset.close();
-      await call.refund();
+      await Promise.all([call.refund(), place.release()]);
       throw error;
     }
     const toolset = settings.toolset;
     for (const answer of answers) calls.decide(answer.approvalId, answer.approved);
+    calls.describeApprovals(toolset.scopes);
 
     const modelMessages: ModelMessage[] = [
       ...((state.messages ?? []) as ModelMessage[]),
@@ -149,11 +148,16 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
     ];
     const log = deps.log.child({ userId: user.id, runId: run.id, provider });
     const change = messageChange('UPDATE', { id: reply.id, conversation_id: run.conversation_id });
-    await messages.update(
-      reply.id,
-      { status: 'streaming', instance_id: deps.instance.id, tool_calls: calls.list },
-      realtimeNotice(user.id, [change]),
-    );
+    await messages
+      .update(
+        reply.id,
+        { status: 'streaming', instance_id: deps.instance.id, tool_calls: calls.list },
+        realtimeNotice(user.id, [change]),
+      )
+      .catch(async (error: unknown) => {
+        await place.release();
+        throw error;
+      });
     const writer = replyWriter({
       repo: messages,
       id: reply.id,
@@ -230,6 +234,7 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
       model: call.model,
       agent_run_id: run.id,
       agent_name: agent.name,
+      ...(toolset.scopes.size > 0 && { approval_scopes: Object.fromEntries(toolset.scopes) }),
     };
     c.req.raw.signal.addEventListener('abort', () => live.done(), { once: true });
     return uiMessageResponse(
@@ -255,7 +260,10 @@ export const agentRunsRouter = createRouter<AuthedEnv>().openapi(
           const stored = await ending.stored(() => deps.streams.closing);
           return stored ? [] : [{ type: 'error', errorText: chatMessages.replyNotSaved }];
         },
-        onClose: () => live.done(),
+        onClose: () => {
+          live.done();
+          void place.release();
+        },
       },
     );
   },

@@ -195,6 +195,63 @@ describe('agent runs', () => {
     expect(second.parts.some((p) => p.type === 'tool-output-available')).toBe(true);
   });
 
+  it('covers only calls of the same shape with a once approval: another site asks again', async () => {
+    const conv = await conversation(ann);
+    const first = await chat(
+      ann,
+      conv.id,
+      '@math-helper read [sim:tool web_fetch {"url":"http://127.0.0.1:9/a"}]',
+    );
+    const approval = first.parts.find((p) => p.type === 'tool-approval-request');
+    expect(approval).toBeDefined();
+    // The person is told, beside Approve, what their yes covers: live and after a reload.
+    const waiting = callsOf((await latestReply(ann, conv.id)).tool_calls).web_fetch;
+    expect(waiting).toMatchObject({ state: 'awaiting-approval' });
+    expect(waiting!.approval_scope).toMatch(/same site; another site asks again/);
+    const start = first.parts.find((p) => p.type === 'start');
+    expect(start?.messageMetadata).toMatchObject({
+      approval_scopes: { web_fetch: waiting!.approval_scope },
+    });
+    const reply = await latestReply(ann, conv.id);
+    const go = await post(ann, `/functions/v1/agent-runs/${reply.agent_run!.id}/approvals`, {
+      decisions: [{ approval_id: approval!.approvalId, approved: true }],
+    });
+    expect(go.status).toBe(200);
+
+    // Another page of the same site: covered.
+    const samesite = await chat(
+      ann,
+      conv.id,
+      '@math-helper more [sim:tool web_fetch {"url":"http://127.0.0.1:9/b?page=2"}]',
+    );
+    expect(samesite.parts.some((p) => p.type === 'tool-approval-request')).toBe(false);
+    // Another host, or the same host by another scheme: asked again.
+    for (const input of [{ url: 'http://127.0.0.2:9/a' }, { url: 'https://127.0.0.1:9/a' }]) {
+      const other = await chat(
+        ann,
+        conv.id,
+        `@math-helper other [sim:tool web_fetch ${JSON.stringify(input)}]`,
+      );
+      expect(
+        other.parts.some((p) => p.type === 'tool-approval-request'),
+        JSON.stringify(input),
+      ).toBe(true);
+      // Left waiting: refused, so the next turn starts clean.
+      const paused = await latestReply(ann, conv.id);
+      const refusal = other.parts.find((p) => p.type === 'tool-approval-request')!;
+      await post(ann, `/functions/v1/agent-runs/${paused.agent_run!.id}/approvals`, {
+        decisions: [{ approval_id: refusal.approvalId, approved: false }],
+      });
+    }
+    // And an approval in one conversation covers nothing in another.
+    const elsewhere = await chat(
+      ann,
+      (await conversation(ann)).id,
+      '@math-helper read [sim:tool web_fetch {"url":"http://127.0.0.1:9/a"}]',
+    );
+    expect(elsewhere.parts.some((p) => p.type === 'tool-approval-request')).toBe(true);
+  });
+
   it('stops at the agent’s step limit', async () => {
     const oneStep = await ann.post<Agent>('/rest/v1/agents', {
       name: 'One Step',

@@ -27,7 +27,7 @@ import { replyEnd, replyWriter, stopReason } from './reply-writer.ts';
 import { agentLimits } from '@chorus/shared/api/agents';
 import {
   agentRunSettings,
-  checkRunCapacity,
+  takeRunCapacity,
   endRunTools,
   resolveAgent,
   runPatchAfterFinish,
@@ -165,7 +165,9 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   // An agent (issue 18) takes the turn when named by id or by `@handle`: its model, instructions
   // and tools, on the caller's keys and quota, under its step, time and token limits.
   const agent = persona ? null : await resolveAgent(deps, user.id, body);
-  if (agent) await checkRunCapacity(deps, user.id);
+  // The run's place among those the user may have going at once, taken before the call; given
+  // back when the reply's stream closes, or here when the turn never starts.
+  const place = agent ? await takeRunCapacity(deps, user.id) : null;
   const provider =
     (agent?.provider as ProviderId | undefined) ??
     (persona?.provider as ProviderId | undefined) ??
@@ -178,7 +180,10 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       model: agent ? agent.model : persona ? persona.model : body.model,
     }),
     loadTurn(messages, body),
-  );
+  ).catch(async (error: unknown) => {
+    await place?.release();
+    throw error;
+  });
 
   const conversationId = body.conversation_id;
   // Attachments and knowledge (issue 17): only a turn that has them does this work.
@@ -221,7 +226,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
       });
     }
   } catch (error) {
-    await call.refund();
+    await Promise.all([call.refund(), place?.release()]);
     throw error;
   }
   const knowledgeSources = knowledge?.sources ?? [];
@@ -237,6 +242,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
   const replyId = randomUUID();
   const runId = agent ? randomUUID() : undefined;
   const toolCalls = agent ? new ToolCallLog() : null;
+  if (toolCalls && run) toolCalls.describeApprovals(run.toolset.scopes);
   const log = deps.log.child({ userId: user.id, conversationId, provider });
   const change = (type: 'INSERT' | 'UPDATE' | 'DELETE', id: string) =>
     messageChange(type, { id, conversation_id: conversationId });
@@ -274,6 +280,7 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
     provider,
     model: call.model,
     ...(agent && runId && { agent_run_id: runId, agent_name: agent.name }),
+    ...(run?.toolset.scopes.size && { approval_scopes: Object.fromEntries(run.toolset.scopes) }),
   };
   const streamed = call.streamUi(
     {
@@ -452,6 +459,9 @@ export const chatRouter = createRouter<AuthedEnv>().openapi(chatRoute, async (c)
         return [];
       }
     },
-    onClose: () => live.done(),
+    onClose: () => {
+      live.done();
+      void place?.release();
+    },
   });
 });

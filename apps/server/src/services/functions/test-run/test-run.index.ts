@@ -10,6 +10,7 @@ import { enqueueTestRun } from '../../../jobs/test-run.ts';
 import { cancelTestRun, finishTestRun } from '../../../test-runner/engine.ts';
 import { estimatePlan, estimateTestRun } from '../../../test-runner/estimate.ts';
 import { planCase, type RunPlan } from '../../../test-runner/plan.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { toTestRunStatus } from '../../../test-runner/status.ts';
 import { resolveSubject } from '../../../test-runner/subject.ts';
 import { ownedRun, runNotFound } from '../../rest/test-runs/test-runs.index.ts';
@@ -41,20 +42,24 @@ export const testRunRouter = createRouter<CallerEnv>()
     const { set, plan } = await planFor(deps, caller.userId, body);
     const total = plan.cases.length * body.targets.length * body.repeats;
     if (total > testRunLimits.callsPerRun) throw new ApiError(422, 'test_runs:too_large');
-    const repo = new TestRunsRepository(deps.database.db, caller.userId);
-    if ((await repo.countActive()) >= testRunLimits.activeRunsPerUser) {
-      throw new ApiError(429, 'test_runs:too_many_runs');
-    }
     if (!deps.jobs.running) throw new ApiError(503, 'jobs:unavailable');
-    const row = await repo.create({
-      test_set_id: set.id,
-      name: set.name,
-      source: caller.via === 'token' ? 'token' : 'app',
-      targets: body.targets,
-      repeats: body.repeats,
-      plan: plan as unknown as Record<string, unknown>,
-      total,
-      estimated_cost_usd: estimatePlan(plan, body.targets, body.repeats).estimated_cost_usd,
+    const repo = new TestRunsRepository(deps.database.db, caller.userId);
+    // Counted and stored under the user's lock: two starts at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'test_runs', caller.userId, async (tx) => {
+      const runs = new TestRunsRepository(tx, caller.userId);
+      if ((await runs.countActive()) >= testRunLimits.activeRunsPerUser) {
+        throw new ApiError(429, 'test_runs:too_many_runs');
+      }
+      return runs.create({
+        test_set_id: set.id,
+        name: set.name,
+        source: caller.via === 'token' ? 'token' : 'app',
+        targets: body.targets,
+        repeats: body.repeats,
+        plan: plan as unknown as Record<string, unknown>,
+        total,
+        estimated_cost_usd: estimatePlan(plan, body.targets, body.repeats).estimated_cost_usd,
+      });
     });
     try {
       await enqueueTestRun(deps, row);

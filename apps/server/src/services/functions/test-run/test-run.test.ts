@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '@chorus/shared/api/agents';
@@ -19,7 +20,7 @@ import { TestSetsRepository } from '../../../db/repositories/test-sets.ts';
 import { testResults, testRuns } from '../../../db/schema/index.ts';
 import { recordUnsubscribe } from '../../../db/repositories/unsubscribes.ts';
 import { unsubscribedReason } from '../../../email/transport.ts';
-import { testRunSweepJob } from '../../../jobs/test-run.ts';
+import { recoverStoppedInstances } from '../../../jobs/recover-stopped-instances.ts';
 import { executeTestRun } from '../../../test-runner/engine.ts';
 import { planCase } from '../../../test-runner/plan.ts';
 import { resolveSubject } from '../../../test-runner/subject.ts';
@@ -379,7 +380,7 @@ describe('test runs', () => {
     });
   });
 
-  it('goes on with a run the sweep finds silent after a restart', async () => {
+  it('goes on with a run the sweep finds left by a stopped instance', async () => {
     const { set, cases } = await makeSet(ann, 'Swept', [{ name: 'Echo', input: 'Swept' }], false);
     const subject = await resolveSubject(t.db, ann.id, { kind: 'custom_ai', id: set.subject.id });
     const run = await new TestRunsRepository(t.db, ann.id).create({
@@ -392,11 +393,12 @@ describe('test runs', () => {
       total: 1,
       estimated_cost_usd: null,
     });
+    // Its instance has no lease (it stopped).
     await t.db
       .update(testRuns)
-      .set({ status: 'running', updated_at: new Date(Date.now() - 10 * 60_000) })
+      .set({ status: 'running', instance_id: randomUUID() })
       .where(eq(testRuns.id, run.id));
-    await testRunSweepJob.run({}, t.deps);
+    await recoverStoppedInstances(t.deps);
     expect(await until(ann, run.id)).toMatchObject({ status: 'done', done: 1 });
   });
 

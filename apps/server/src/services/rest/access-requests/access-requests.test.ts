@@ -12,8 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ask = (email: string, reason = 'I run the support team.', client = t.client()) =>
-  client.post<{ message: string }>('/rest/v1/access-requests', { email, reason });
+/** Asks, then waits for the request to be recorded (beside the answer: no job queue here). */
+const ask = async (email: string, reason = 'I run the support team.', client = t.client()) => {
+  const res = await client.post<{ message: string }>('/rest/v1/access-requests', { email, reason });
+  await t.deps.mailer.settled();
+  return res;
+};
 
 describe('POST /rest/v1/access-requests', () => {
   it('stores a request from a guest and answers politely', async () => {

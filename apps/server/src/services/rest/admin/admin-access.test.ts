@@ -319,6 +319,7 @@ describe('request access, end to end', () => {
       .client()
       .post('/rest/v1/access-requests', { email, reason: 'New on the team' });
     expect(asked.status).toBe(202);
+    await t.deps.mailer.settled();
     const [row] = await t.db.select().from(accessRequests).where(eq(accessRequests.email, email));
     const approved = await admin.post<AccessRequest>(
       `/rest/v1/admin/access-requests/${row!.id}/approve`,

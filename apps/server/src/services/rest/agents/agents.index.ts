@@ -13,6 +13,7 @@ import {
 import { KnowledgeRepository } from '../../../db/repositories/knowledge.ts';
 import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import {
@@ -105,8 +106,14 @@ export const agentsRouter = createRouter<AuthedEnv>()
     const body = lowerIds(c.req.valid('json'));
     const repo = new AgentsRepository(deps.database.db, user.id);
     await checkReferences(deps, repo, body);
-    if ((await repo.count()) >= agentLimits.perUser) throw new ApiError(409, 'agents:too_many');
-    const row = await saving(repo.create(body));
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await saving(
+      withinUserLimit(deps.database.db, 'agents', user.id, async (tx) => {
+        const own = new AgentsRepository(tx, user.id);
+        if ((await own.count()) >= agentLimits.perUser) throw new ApiError(409, 'agents:too_many');
+        return own.create(body);
+      }),
+    );
     return c.json(toAgent(row), 201);
   })
   .openapi(getAgentRoute, async (c) => {

@@ -5,6 +5,7 @@ import { CustomAisRepository, type CustomAiRow } from '../../../db/repositories/
 import { KnowledgeRepository } from '../../../db/repositories/knowledge.ts';
 import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import {
@@ -61,12 +62,15 @@ export const customAisRouter = createRouter<AuthedEnv>()
     const { deps, user } = c.var;
     const body = c.req.valid('json');
     await checkBases(deps, user.id, body.knowledge_base_ids);
-    const repo = new CustomAisRepository(deps.database.db, user.id);
-    if ((await repo.count()) >= customAiLimits.perUser) {
-      throw new ApiError(409, 'custom_ais:too_many');
-    }
     const { parameters, ...rest } = body;
-    const row = await repo.create({ ...rest, ...parameters });
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'custom_ais', user.id, async (tx) => {
+      const repo = new CustomAisRepository(tx, user.id);
+      if ((await repo.count()) >= customAiLimits.perUser) {
+        throw new ApiError(409, 'custom_ais:too_many');
+      }
+      return repo.create({ ...rest, ...parameters });
+    });
     return c.json(toCustomAi(row), 201);
   })
   .openapi(getCustomAiRoute, async (c) => {

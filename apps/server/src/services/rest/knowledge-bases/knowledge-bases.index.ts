@@ -16,6 +16,7 @@ import {
 import { hasVectorStore } from '../../../db/vector-store.ts';
 import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { deleteDocument, INGEST_QUEUE, REEMBED_QUEUE } from '../../../knowledge/ingest.ts';
@@ -167,10 +168,14 @@ export const knowledgeBasesRouter = createRouter<AuthedEnv>()
     const body = c.req.valid('json');
     await checkEmbedding(deps, body.embedding_provider, body.embedding_model);
     const repo = new KnowledgeRepository(deps.database.db, user.id);
-    if ((await repo.countBases()) >= knowledgeLimits.perUser) {
-      throw new ApiError(409, 'knowledge:too_many');
-    }
-    const row = await repo.createBase(body);
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'knowledge_bases', user.id, async (tx) => {
+      const own = new KnowledgeRepository(tx, user.id);
+      if ((await own.countBases()) >= knowledgeLimits.perUser) {
+        throw new ApiError(409, 'knowledge:too_many');
+      }
+      return own.createBase(body);
+    });
     const created = await repo.getBase(row.id);
     return c.json(await toBase(repo, created!, await hasVectorStore(deps.database.db)), 201);
   })

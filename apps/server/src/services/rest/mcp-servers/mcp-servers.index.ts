@@ -9,6 +9,7 @@ import {
 } from '../../../db/repositories/mcp.ts';
 import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { parseOutboundUrl } from '../../../net/address-check.ts';
@@ -160,10 +161,14 @@ export const mcpServersRouter = createRouter<AuthedEnv>()
     const token = body.auth === 'bearer' ? body.token || null : null;
     if (body.auth === 'bearer' && !token) throw tokenMissing();
     const repo = repoFor(deps, user.id);
-    if ((await repo.countServers()) >= toolLimits.mcpServersPerUser) {
-      throw new ApiError(409, 'mcp:too_many');
-    }
-    const created = await repo.createServer({ name: body.name, url, auth: body.auth, token });
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const created = await withinUserLimit(deps.database.db, 'mcp_servers', user.id, async (tx) => {
+      const own = new McpRepository(tx, user.id, deps.box);
+      if ((await own.countServers()) >= toolLimits.mcpServersPerUser) {
+        throw new ApiError(409, 'mcp:too_many');
+      }
+      return own.createServer({ name: body.name, url, auth: body.auth, token });
+    });
     const { server } = await syncMcpServer(repo, created, await outboundFor(deps));
     return c.json(await withTools(repo, server), 201);
   })

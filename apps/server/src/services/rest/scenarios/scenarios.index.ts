@@ -5,6 +5,7 @@ import type { AuthedEnv } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { scenarioNotFound, tooManyScenarios, toScenario, toScenarioRun } from './scenario-json.ts';
 import {
   createScenarioRoute,
@@ -43,10 +44,14 @@ export const scenariosRouter = createRouter<AuthedEnv>()
   })
   .openapi(createScenarioRoute, async (c) => {
     const body = c.req.valid('json');
-    const repo = scenariosOf(c);
-    // Checked before the insert, not inside it: two saves racing past the limit add one each.
-    if ((await repo.count()) >= scenarioLimits.perUser) throw tooManyScenarios();
-    return c.json(toScenario(await repo.create(body)), 201);
+    const { deps, user } = c.var;
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'scenarios', user.id, async (tx) => {
+      const repo = new ScenariosRepository(tx, user.id);
+      if ((await repo.count()) >= scenarioLimits.perUser) throw tooManyScenarios();
+      return repo.create(body);
+    });
+    return c.json(toScenario(row), 201);
   })
   .openapi(getScenarioRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -13,6 +13,7 @@ import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import {
   checkSchedule,
   describeCron,
@@ -187,8 +188,12 @@ export const schedulesRouter = createRouter<AuthedEnv>()
     const cron = checkAgainstPlan(body.cron, body.time_zone, limits, now);
     await checkTarget(deps, user.id, body.target);
     const repo = new SchedulesRepository(deps.database.db, user.id);
-    if ((await repo.count()) >= limits.maxSchedules) throw tooMany(limits);
-    const row = await repo.create({ ...body, next_run_at: nextOccurrence(cron, now) });
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'schedules', user.id, async (tx) => {
+      const own = new SchedulesRepository(tx, user.id);
+      if ((await own.count()) >= limits.maxSchedules) throw tooMany(limits);
+      return own.create({ ...body, next_run_at: nextOccurrence(cron, now) });
+    });
     return c.json(await present(deps, repo, row), 201);
   })
   .openapi(getScheduleRoute, async (c) => {

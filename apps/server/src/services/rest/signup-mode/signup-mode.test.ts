@@ -25,6 +25,7 @@ const invitationFor = async (email: string) => {
     .client()
     .post('/rest/v1/access-requests', { email, reason: 'Joining the team' });
   expect(asked.status).toBe(202);
+  await t.deps.mailer.settled();
   const [row] = await t.db.select().from(accessRequests).where(eq(accessRequests.email, email));
   const approved = await root.post<AccessRequest>(
     `/rest/v1/admin/access-requests/${row!.id}/approve`,

@@ -260,7 +260,7 @@ describe('/rest/v1/test-runs', () => {
     expect((await theirs.storedKeys(first.id)).size).toBe(0);
     expect(await theirs.requestCancel(first.id)).toBeNull();
     expect(await theirs.remove(first.id)).toBe(false);
-    expect(await theirs.claim(first.id, 0)).toBeNull();
+    expect(await theirs.claim(first.id, t.deps.instance.id)).toBeNull();
     expect(
       await theirs.previousDone({ id: second.id, test_set_id: set.id, created_at: new Date() }),
     ).toBeNull();

@@ -8,6 +8,7 @@ import {
 } from '../../../db/repositories/http-tools.ts';
 import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { readOutboundAllowList } from '../../../net/allow-list-setting.ts';
@@ -110,9 +111,12 @@ export const toolsRouter = createRouter<AuthedEnv>()
     const body = c.req.valid('json');
     checkName(body.name);
     checkUrlTemplate(body.url_template, body.input_schema);
-    const repo = repository(deps, user.id);
-    if ((await repo.count()) >= toolLimits.perUser) throw new ApiError(409, 'tools:too_many');
-    const row = await repo.create(body).catch((error: unknown) => {
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'http_tools', user.id, async (tx) => {
+      const repo = new HttpToolsRepository(tx, user.id, deps.box);
+      if ((await repo.count()) >= toolLimits.perUser) throw new ApiError(409, 'tools:too_many');
+      return repo.create(body);
+    }).catch((error: unknown) => {
       throw saveRefusal(error);
     });
     return c.json(toHttpTool(row), 201);

@@ -25,7 +25,9 @@ import type { AuthedEnv, Deps } from '../../../http/app-env.ts';
 import { ApiError, errorBody } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { normaliseOrigin } from '../../../widget/origins.ts';
+import { checkToolArguments } from '../../../widget/tool-arguments.ts';
 import {
   blockWidgetVisitorRoute,
   createWidgetRoute,
@@ -139,6 +141,8 @@ const toWidget = (row: WidgetView, appUrl: string): Widget => ({
   },
   require_signed_visitors: row.require_signed_visitors,
   allowed_tools: row.allowed_tools,
+  tool_arguments: row.tool_arguments,
+  show_sources: row.show_sources,
   enabled: row.enabled,
   secret_hint: row.secret_hint,
   usage: {
@@ -263,20 +267,32 @@ export const widgetsRouter = createRouter<AuthedEnv>()
     const target = await repo.target(body.target);
     if (!target) throw new ApiError(404, 'widgets:target_not_found');
     checkTools(target, body.allowed_tools);
-    if ((await repo.count()) >= widgetLimits.perUser) throw new ApiError(409, 'widgets:too_many');
+    const toolArguments = await checkToolArguments(
+      deps,
+      user.id,
+      body.allowed_tools,
+      body.tool_arguments,
+    );
     const { secret, ...sealed } = newSecret(deps);
-    const row = await repo.create({
-      public_id: newPublicId(),
-      name: body.name,
-      agent_id: body.target.agent_id,
-      custom_ai_id: body.target.custom_ai_id,
-      allowed_origins: checked.origins,
-      appearance: body.appearance,
-      ...body.budget,
-      require_signed_visitors: body.require_signed_visitors,
-      allowed_tools: [...new Set(body.allowed_tools)],
-      enabled: body.enabled,
-      ...sealed,
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'widgets', user.id, async (tx) => {
+      const own = new WidgetsRepository(tx, user.id);
+      if ((await own.count()) >= widgetLimits.perUser) throw new ApiError(409, 'widgets:too_many');
+      return own.create({
+        public_id: newPublicId(),
+        name: body.name,
+        agent_id: body.target.agent_id,
+        custom_ai_id: body.target.custom_ai_id,
+        allowed_origins: checked.origins,
+        appearance: body.appearance,
+        ...body.budget,
+        require_signed_visitors: body.require_signed_visitors,
+        allowed_tools: [...new Set(body.allowed_tools)],
+        tool_arguments: toolArguments,
+        show_sources: body.show_sources,
+        enabled: body.enabled,
+        ...sealed,
+      });
     });
     const view = await repo.view(row.id);
     if (!view) throw widgetNotFound();
@@ -336,8 +352,13 @@ export const widgetsRouter = createRouter<AuthedEnv>()
       changes.require_signed_visitors = patch.require_signed_visitors;
     }
     if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+    if (patch.show_sources !== undefined) changes.show_sources = patch.show_sources;
 
-    if (patch.target !== undefined || patch.allowed_tools !== undefined) {
+    if (
+      patch.target !== undefined ||
+      patch.allowed_tools !== undefined ||
+      patch.tool_arguments !== undefined
+    ) {
       const target = patch.target
         ? await repo.target(patch.target)
         : await repo.target({ agent_id: current.agent_id, custom_ai_id: current.custom_ai_id });
@@ -353,6 +374,13 @@ export const widgetsRouter = createRouter<AuthedEnv>()
         const allowed = toolsWithoutApproval(target);
         changes.allowed_tools = current.allowed_tools.filter((tool) => allowed.has(tool));
       }
+      // Rules of tools no longer allowed are dropped; new ones are checked.
+      changes.tool_arguments = await checkToolArguments(
+        deps,
+        user.id,
+        changes.allowed_tools,
+        patch.tool_arguments ?? current.tool_arguments,
+      );
     }
 
     if (!(await repo.update(id, changes))) throw widgetNotFound();

@@ -176,7 +176,7 @@ export const blockWidgetVisitorRoute = createRoute({
   path: '/widgets/{id}/visitors/{visitorId}/block',
   summary: 'Block a visitor of a widget',
   description:
-    'Their sessions end at once; a blocked visitor cannot start another or send a message until unblocked. Blocking again changes nothing.',
+    'Every session of theirs is refused at once, however old; a blocked visitor cannot start another or send a message until unblocked. For 24 hours no new anonymous visitor is let in from the network address the blocked one last came from (kept as a keyed hash, never the address), which also turns away others sharing that address. Blocking again changes nothing.',
   request: { params: visitorParams },
   responses: {
     200: jsonContent(widgetVisitorSchema, 'The visitor'),

@@ -202,6 +202,7 @@ describe('widgets: the owner’s side', () => {
       },
       require_signed_visitors: false,
       allowed_tools: ['builtin:calculator'],
+      show_sources: true,
       enabled: true,
       usage: { tokens_today: 0, tokens_this_month: 0, messages_today: 0 },
     });
@@ -717,7 +718,7 @@ describe('widgets: the owner’s view of sessions', () => {
     }
   });
 
-  it('blocks a visitor, ending their sessions, and unblocks them', async () => {
+  it('blocks a visitor, keeping their sessions to refuse them by, and unblocks them', async () => {
     await t.db.insert(widgetVisitorSessions).values(
       ['a', 'b'].map((n) => ({
         token_hash: `hash-block-${n}-${dana.id}`,
@@ -745,7 +746,8 @@ describe('widgets: the owner’s view of sessions', () => {
     );
     expect(blocked.status).toBe(200);
     expect(blocked.body).toMatchObject({ id: dana.id, blocked: true, name: 'Dana' });
-    expect(await sessionsOf(dana.id)).toBe(0);
+    // Kept: a blocked visitor coming back with one is refused as blocked (widget-public.test.ts).
+    expect(await sessionsOf(dana.id)).toBe(2);
     expect(await sessionsOf(anon.id)).toBe(1);
     const [row] = await t.db.select().from(widgetVisitors).where(eq(widgetVisitors.id, dana.id));
     expect(row!.blocked_at).toBeInstanceOf(Date);
@@ -863,6 +865,7 @@ describe('widgets: nobody but the owner', () => {
       ['GET', w],
       ['PATCH', w, { name: 'Taken' }],
       ['PATCH', w, { enabled: false }],
+      ['PATCH', w, { show_sources: false }],
       ['POST', `${w}/secret`, {}],
       ['GET', `${w}/sessions`],
       ['GET', `${w}/sessions?q=secret`],
@@ -884,7 +887,12 @@ describe('widgets: nobody but the owner', () => {
 
     // Nothing changed: the same name, secret, visitor and conversation.
     const [row] = await t.db.select().from(widgets).where(eq(widgets.id, made.id));
-    expect(row).toMatchObject({ name: 'Private', enabled: true, secret_hint: made.secret_hint });
+    expect(row).toMatchObject({
+      name: 'Private',
+      enabled: true,
+      show_sources: true,
+      secret_hint: made.secret_hint,
+    });
     expect(t.deps.box.open(row!.secret_sealed)).toBe(made.secret);
     const [v] = await t.db.select().from(widgetVisitors).where(eq(widgetVisitors.id, visitor.id));
     expect(v!.blocked_at).toBeNull();

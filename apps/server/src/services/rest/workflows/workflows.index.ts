@@ -18,6 +18,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import { enqueueWorkflowRun } from '../../../jobs/workflow-run.ts';
+import { withinUserLimit } from '../../../quota/user-limits.ts';
 import { prepareRetry, toWorkflowRun } from '../../../workflows/engine.ts';
 import { checkWorkflow, refusalBody } from '../../../workflows/validate.ts';
 import {
@@ -68,11 +69,15 @@ export const workflowsRouter = createRouter<AuthedEnv>()
     const body = c.req.valid('json');
     const problem = await checkWorkflow(deps, user.id, body);
     if (problem) return c.json(refusalBody(problem), 400);
-    const repo = new WorkflowsRepository(deps.database.db, user.id);
-    if ((await repo.count()) >= workflowLimits.perUser) {
-      throw new ApiError(409, 'workflows:too_many');
-    }
-    return c.json(toWorkflow(await repo.create(body)), 201);
+    // Counted and stored under the user's lock: two saves at once cannot both take the last place.
+    const row = await withinUserLimit(deps.database.db, 'workflows', user.id, async (tx) => {
+      const repo = new WorkflowsRepository(tx, user.id);
+      if ((await repo.count()) >= workflowLimits.perUser) {
+        throw new ApiError(409, 'workflows:too_many');
+      }
+      return repo.create(body);
+    });
+    return c.json(toWorkflow(row), 201);
   })
   .openapi(getWorkflowRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -1,5 +1,6 @@
 import { ScrollText } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { auditMessages } from '@chorus/shared/admin-messages';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
@@ -126,7 +127,22 @@ export const AuditLogsPage = () => {
               <tr key={e.id} className="align-top">
                 <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(e.created_at)}</td>
                 <td className="px-4 py-3 break-all">{e.admin_email ?? e.admin_id}</td>
-                <td className="px-4 py-3 font-medium">{e.action}</td>
+                <td className="px-4 py-3">
+                  <div className="font-medium">{e.action}</div>
+                  {e.posted_by_admin ? (
+                    <div
+                      className="mt-1 grid gap-0.5"
+                      title={auditMessages.postedBy(e.admin_email ?? e.admin_id)}
+                    >
+                      <span className="w-fit rounded-full bg-amber-500/15 px-2 py-0.5 text-xs font-medium text-amber-800 dark:text-amber-300">
+                        {auditMessages.postedBadge}
+                      </span>
+                      <span className="text-xs text-muted-foreground">
+                        {auditMessages.postedNote}
+                      </span>
+                    </div>
+                  ) : null}
+                </td>
                 <td className="px-4 py-3">
                   <div>{e.table_name}</div>
                   {e.record_id ? (

@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { EmailOutboxItem } from '@chorus/shared/api/email';
+import { outboxMessages } from '@chorus/shared/admin-messages';
+import { hiddenContentMarker } from '@chorus/shared/email';
 import { EmailOutboxPage } from './email-outbox-page';
 
 const item: EmailOutboxItem = {
@@ -16,6 +18,7 @@ const item: EmailOutboxItem = {
   last_error: '451 Mailbox busy',
   created_at: '2026-01-01T00:00:00.000Z',
   sent_at: null,
+  content_hidden: false,
   html: '<p>Hi</p><script>parent.alert(1)</script>',
   text: 'Hi',
 };
@@ -51,5 +54,40 @@ describe('EmailOutboxPage', () => {
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toBe(item.html);
     expect(document.querySelector('script')).toBeNull();
+    expect(screen.queryByText(outboxMessages.contentHiddenTitle)).toBeNull();
+  });
+
+  it('says plainly when a user’s own content is hidden, and why', async () => {
+    const hidden: EmailOutboxItem = {
+      ...item,
+      subject: hiddenContentMarker,
+      template: 'run_completed',
+      status: 'pending',
+      last_error: null,
+      content_hidden: true,
+      html: `<p>${hiddenContentMarker}</p>`,
+      text: hiddenContentMarker,
+    };
+    const { html: _h, text: _t, ...hiddenSummary } = hidden;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.includes(`/${hidden.id}`)
+          ? Response.json(hidden)
+          : Response.json({ emails: [hiddenSummary], total: 1 }),
+      ),
+    );
+    render(
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
+        <EmailOutboxPage />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(outboxMessages.contentHiddenBadge)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain(outboxMessages.contentHiddenTitle);
+    expect(note.textContent).toContain('Only a super admin can read it.');
   });
 });

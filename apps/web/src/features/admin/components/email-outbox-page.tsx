@@ -6,6 +6,7 @@ import {
   type EmailOutboxStatus,
   type EmailOutboxSummary,
 } from '@chorus/shared/api/email';
+import { outboxMessages } from '@chorus/shared/admin-messages';
 import { Button } from '@/components/ui/button';
 import { OffsetPager } from '@/components/ui/offset-pager';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -109,6 +110,15 @@ const EmailDetail = ({ id, onClose }: { id: string; onClose: () => void }) => {
           </Button>
         </div>
       </div>
+      {data.content_hidden ? (
+        <div
+          role="note"
+          className="mb-3 rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm"
+        >
+          <p className="font-medium">{outboxMessages.contentHiddenTitle}</p>
+          <p className="text-muted-foreground">{outboxMessages.contentHidden}</p>
+        </div>
+      ) : null}
       <div className="mb-2 flex gap-2" role="group" aria-label="Show part">
         <Button
           size="sm"
@@ -198,7 +208,17 @@ export const EmailOutboxPage = () => {
               <tr key={m.id}>
                 <td className="px-4 py-3">
                   <div className="font-medium">{m.subject}</div>
-                  <div className="text-xs text-muted-foreground">{m.template ?? 'custom'}</div>
+                  <div className="text-xs text-muted-foreground">
+                    {m.template ?? 'custom'}
+                    {m.content_hidden ? (
+                      <span
+                        className="ml-2 rounded-full bg-muted px-2 py-0.5"
+                        title={outboxMessages.contentHidden}
+                      >
+                        {outboxMessages.contentHiddenBadge}
+                      </span>
+                    ) : null}
+                  </div>
                 </td>
                 <td className="px-4 py-3">{m.to.join(', ')}</td>
                 <td className="px-4 py-3">

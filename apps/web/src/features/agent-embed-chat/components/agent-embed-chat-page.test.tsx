@@ -2,11 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '@chorus/shared/api/agents';
 import type { CustomAi } from '@chorus/shared/api/custom-ais';
-import type {
-  Widget,
-  WidgetConversationBrief,
-  WidgetVisitor,
-  WidgetWithSecret,
+import {
+  widgetLimits,
+  widgetOwnerMessages,
+  type Widget,
+  type WidgetConversationBrief,
+  type WidgetVisitor,
+  type WidgetWithSecret,
 } from '@chorus/shared/api/widgets';
 import { fakeApi, json, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
@@ -72,6 +74,8 @@ const widget = (over: Partial<Widget> = {}): Widget => ({
   },
   require_signed_visitors: false,
   allowed_tools: [],
+  tool_arguments: {},
+  show_sources: true,
   enabled: true,
   secret_hint: 'wsk_9f8e',
   usage: { tokens_today: 50_000, tokens_this_month: 120_000, messages_today: 4 },
@@ -262,6 +266,14 @@ describe('the embedded agent chat page', () => {
       target: { value: '50,000' },
     });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Calculator/ }));
+    const sourcesSwitch = within(dialog).getByRole('switch', {
+      name: widgetOwnerMessages.showSources,
+    }) as HTMLInputElement;
+    expect(sourcesSwitch.checked).toBe(true);
+    expect(dialog.textContent).toContain(
+      widgetOwnerMessages.showSourcesHint(widgetLimits.sourceQuoteChars),
+    );
+    fireEvent.click(sourcesSwitch);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create widget' }));
 
     const secretDialog = await screen.findByRole('dialog', {
@@ -286,6 +298,8 @@ describe('the embedded agent chat page', () => {
       },
       require_signed_visitors: false,
       allowed_tools: ['builtin:calculator'],
+      tool_arguments: {},
+      show_sources: false,
       enabled: true,
     });
     expect(within(secretDialog).getByLabelText('Widget secret').textContent).toBe(secret);
@@ -459,6 +473,11 @@ describe('the embedded agent chat page', () => {
     const again = await screen.findByRole('listitem', { name: /^Anonymous visitor c0ffee00/ });
     fireEvent.click(within(again).getByRole('button', { name: 'Block visitor' }));
     const confirm = await screen.findByRole('dialog', { name: 'Block this visitor?' });
+    // An anonymous visitor's block also holds against their network for a while: the owner is
+    // told, with who else that turns away.
+    expect(confirm.textContent).toContain(
+      widgetOwnerMessages.blockAddressNote(widgetLimits.blockedAddressHours),
+    );
     fireEvent.click(within(confirm).getByRole('button', { name: 'Block visitor' }));
     await waitFor(() =>
       expect(
@@ -470,6 +489,82 @@ describe('the embedded agent chat page', () => {
     });
     await waitFor(() => expect(blockedItem.textContent).toContain('Blocked'));
     expect(within(blockedItem).getByRole('button', { name: 'Unblock visitor' })).toBeTruthy();
+  });
+
+  it('asks which arguments of an HTTP tool visitors may set, warning of the owner’s credentials', async () => {
+    const toolId = '7a1b2c3d-0000-4000-8000-00000000abcd';
+    const key = `http:${toolId}`;
+    const calls = stubServer({
+      agents: [agent({ tools: [{ tool: key, approval: 'never' }] })],
+      handler: (method, path) => {
+        if (method === 'GET' && path === '/rest/v1/tools') {
+          return json({
+            tools: [
+              {
+                id: toolId,
+                key,
+                name: 'orders',
+                description: 'Looks up an order',
+                method: 'GET',
+                url_template: 'https://api.shop.example/orders/{order_id}',
+                headers: [{ name: 'Authorization', secret: true, value: null, hint: '…abcd' }],
+                input_schema: {
+                  type: 'object',
+                  properties: {
+                    order_id: { type: 'string' },
+                    account: { type: 'string' },
+                    limit: { type: 'integer' },
+                  },
+                },
+                created_at: stamp,
+                updated_at: stamp,
+              },
+            ],
+          });
+        }
+        if (method === 'GET' && path === '/rest/v1/mcp-servers') return json({ servers: [] });
+        if (method === 'POST' && path === '/rest/v1/widgets') {
+          return json({ ...widget(), secret }, 201);
+        }
+        return undefined;
+      },
+    });
+    renderPage();
+    const dialog = await openNewEditor();
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Orders' } });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Orders' } });
+    const picker = within(dialog).getByLabelText('Agent or custom AI');
+    await within(picker).findByRole('option', { name: 'Helper' });
+    fireEvent.change(picker, { target: { value: `agent:${agentId}` } });
+    addOrigin(dialog, 'https://shop.example');
+    fireEvent.click(await within(dialog).findByRole('checkbox', { name: /orders/ }));
+
+    const rules = within(dialog).getByRole('group', { name: 'Arguments of orders' });
+    expect(rules.textContent).toContain(widgetOwnerMessages.toolArgumentsWarning);
+    // Nothing is left to visitors until the owner says so.
+    const orderId = within(rules).getByLabelText('order_id of orders') as HTMLSelectElement;
+    expect(orderId.value).toBe('omit');
+    expect(rules.textContent).toContain('order_id *');
+    fireEvent.change(orderId, { target: { value: 'visitor' } });
+    expect(rules.textContent).toContain(widgetOwnerMessages.toolArgumentsVisitorSet('order_id'));
+    fireEvent.change(within(rules).getByLabelText('account of orders'), {
+      target: { value: 'fixed' },
+    });
+    fireEvent.change(within(rules).getByLabelText('Fixed value of account'), {
+      target: { value: 'acct-7' },
+    });
+    fireEvent.change(within(rules).getByLabelText('limit of orders'), {
+      target: { value: 'fixed' },
+    });
+    fireEvent.change(within(rules).getByLabelText('Fixed value of limit'), {
+      target: { value: '5' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create widget' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    const post = calls.find((call) => call.method === 'POST')!;
+    expect((post.body as { tool_arguments: unknown }).tool_arguments).toEqual({
+      [key]: { visitor: ['order_id'], fixed: { account: 'acct-7', limit: 5 } },
+    });
   });
 
   it('shows a widget’s use per day', async () => {

@@ -1,12 +1,24 @@
 import {
   createWidgetSchema,
   originSchema,
+  toolNeedsArgumentRule,
   widgetLimits,
   type CreateWidget,
   type Widget,
   type WidgetAppearance,
+  type WidgetToolArguments,
 } from '@chorus/shared/api/widgets';
 import type { ErrorCode } from '@chorus/shared/error-codes';
+
+/** What happens to one argument of a tool that carries the owner's credentials. */
+export type ArgumentChoice =
+  | { mode: 'visitor' }
+  | { mode: 'omit' }
+  /** `text` as typed; `value` what is sent (a number, true or false, or JSON, by its type). */
+  | { mode: 'fixed'; text: string; value: unknown };
+
+/** A tool's arguments by name; one not listed is left out. */
+export type ArgumentChoices = Record<string, ArgumentChoice>;
 
 /** The form's fields as typed: numbers stay text until sent. */
 export type WidgetDraft = {
@@ -26,6 +38,9 @@ export type WidgetDraft = {
   maxReplyTokens: string;
   requireSigned: boolean;
   allowedTools: string[];
+  /** For each allowed HTTP or MCP tool, by key. */
+  toolArguments: Record<string, ArgumentChoices>;
+  showSources: boolean;
   enabled: boolean;
 };
 
@@ -48,6 +63,46 @@ export const parseTarget = (value: string): { kind: 'agent' | 'custom_ai'; id: s
   return { kind, id };
 };
 
+/** A stored rule as the form shows it. */
+const choicesOf = (
+  rules: Record<string, { visitor: string[]; fixed: Record<string, unknown> }>,
+): Record<string, ArgumentChoices> =>
+  Object.fromEntries(
+    Object.entries(rules).map(([key, rule]) => [
+      key,
+      {
+        ...Object.fromEntries(
+          Object.entries(rule.fixed).map(([name, value]) => [
+            name,
+            {
+              mode: 'fixed' as const,
+              text: typeof value === 'string' ? value : JSON.stringify(value),
+              value,
+            },
+          ]),
+        ),
+        ...Object.fromEntries(rule.visitor.map((name) => [name, { mode: 'visitor' as const }])),
+      },
+    ]),
+  );
+
+/** The rule sent for each allowed tool that needs one: an argument not chosen is left out. */
+const rulesOf = (tools: string[], choices: Record<string, ArgumentChoices>): WidgetToolArguments =>
+  Object.fromEntries(
+    tools.filter(toolNeedsArgumentRule).map((key) => {
+      const args = Object.entries(choices[key] ?? {});
+      return [
+        key,
+        {
+          visitor: args.filter(([, c]) => c.mode === 'visitor').map(([name]) => name),
+          fixed: Object.fromEntries(
+            args.flatMap(([name, c]) => (c.mode === 'fixed' ? [[name, c.value]] : [])),
+          ),
+        },
+      ];
+    }),
+  );
+
 export const draftOf = (widget: Widget | null): WidgetDraft => ({
   name: widget?.name ?? '',
   target: widget ? targetValue(widget.target.kind, widget.target.id) : '',
@@ -65,6 +120,8 @@ export const draftOf = (widget: Widget | null): WidgetDraft => ({
   maxReplyTokens: String(widget?.budget.max_reply_tokens ?? widgetLimits.defaultMaxReplyTokens),
   requireSigned: widget?.require_signed_visitors ?? false,
   allowedTools: widget?.allowed_tools ?? [],
+  toolArguments: choicesOf(widget?.tool_arguments ?? {}),
+  showSources: widget?.show_sources ?? true,
   enabled: widget?.enabled ?? true,
 });
 
@@ -124,7 +181,7 @@ const fieldOfPath = (path: PropertyKey[]): DraftField => {
     if (sub === 'max_reply_tokens') return 'maxReplyTokens';
     return 'monthlyTokens';
   }
-  if (head === 'allowed_tools') return 'allowedTools';
+  if (head === 'allowed_tools' || head === 'tool_arguments') return 'allowedTools';
   if (head === 'target') return 'target';
   return 'name';
 };
@@ -185,6 +242,8 @@ export const bodyOf = (
     },
     require_signed_visitors: draft.requireSigned,
     allowed_tools: tools,
+    tool_arguments: rulesOf(tools, draft.toolArguments),
+    show_sources: draft.showSources,
     enabled: draft.enabled,
   });
   if (!parsed.success) {
@@ -201,4 +260,5 @@ export const bodyOf = (
 export const fieldOfErrorCode: Partial<Record<ErrorCode, DraftField>> = {
   'widgets:target_not_found': 'target',
   'widgets:unknown_tool': 'allowedTools',
+  'widgets:tool_arguments': 'allowedTools',
 };

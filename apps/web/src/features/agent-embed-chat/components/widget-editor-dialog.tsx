@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import type { Agent } from '@chorus/shared/api/agents';
 import { builtinTools } from '@chorus/shared/api/tools';
 import {
+  toolNeedsArgumentRule,
   widgetLimits,
+  widgetOwnerMessages,
   widgetPositions,
   type Widget,
   type WidgetAppearance,
@@ -20,6 +22,8 @@ import { useAgentChoices } from '@/lib/workflows/workflow-queries';
 import { useCreateWidget, useUpdateWidget } from '../api/widgets';
 import {
   bodyOf,
+  type ArgumentChoice,
+  type ArgumentChoices,
   checkOrigin,
   draftOf,
   fieldOfErrorCode,
@@ -37,10 +41,36 @@ type SetField = <K extends keyof WidgetDraft>(field: K, value: WidgetDraft[K]) =
 /** What a group of the form's fields is given: the draft, its errors and the setter. */
 type FieldsetProps = { draft: WidgetDraft; errors: DraftErrors; set: SetField };
 
+/** One argument of a tool: its name, its JSON type, whether the tool cannot go without it. */
+type ToolArgument = { name: string; type: string; needed: boolean };
+
 /** A tool of the picked agent, as visitors' replies may be given it. */
-type ToolChoice = { key: string; title: string; needsApproval: boolean };
+type ToolChoice = {
+  key: string;
+  title: string;
+  needsApproval: boolean;
+  /** For tools that carry your credentials (HTTP, MCP): their arguments. */
+  arguments: ToolArgument[] | null;
+};
 
 const builtinTitles = new Map<string, string>(builtinTools.map((tool) => [tool.key, tool.title]));
+
+/** A tool's arguments from its input schema; `alsoNeeded` adds an HTTP tool's URL placeholders. */
+const argumentsOf = (schema: Record<string, unknown>, alsoNeeded: string[] = []) => {
+  const properties =
+    typeof schema.properties === 'object' && schema.properties !== null
+      ? (schema.properties as Record<string, { type?: unknown }>)
+      : {};
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    type: typeof property?.type === 'string' ? property.type : 'string',
+    needed: required.includes(name) || alsoNeeded.includes(name),
+  }));
+};
+
+const placeholdersOf = (template: string) =>
+  Array.from(template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g), (m) => m[1]!);
 
 /** The picked agent's tools, named: the built-ins by title, the user's own by their name. */
 const useToolChoices = (agent: Agent | undefined): ToolChoice[] => {
@@ -48,15 +78,129 @@ const useToolChoices = (agent: Agent | undefined): ToolChoice[] => {
   const http = useHttpTools(own);
   const mcp = useMcpServers(own);
   const names = new Map<string, string>(builtinTitles);
-  for (const tool of http.data?.tools ?? []) names.set(tool.key, tool.name);
+  const args = new Map<string, ToolArgument[]>();
+  for (const tool of http.data?.tools ?? []) {
+    names.set(tool.key, tool.name);
+    args.set(tool.key, argumentsOf(tool.input_schema, placeholdersOf(tool.url_template)));
+  }
   for (const server of mcp.data?.servers ?? []) {
-    for (const tool of server.tools) names.set(tool.key, `${tool.name} (${server.name})`);
+    for (const tool of server.tools) {
+      names.set(tool.key, `${tool.name} (${server.name})`);
+      args.set(tool.key, argumentsOf(tool.input_schema));
+    }
   }
   return (agent?.tools ?? []).map((tool) => ({
     key: tool.tool,
     title: names.get(tool.tool) ?? tool.tool,
     needsApproval: tool.approval !== 'never',
+    arguments: toolNeedsArgumentRule(tool.tool) ? (args.get(tool.tool) ?? []) : null,
   }));
+};
+
+/** A fixed value as typed, made the value its argument's type wants. */
+const fixedValue = (text: string, type: string): unknown => {
+  if (type === 'string') return text;
+  if (type === 'number' || type === 'integer') {
+    const n = Number(text.trim());
+    return text.trim() !== '' && Number.isFinite(n) ? n : text;
+  }
+  if (type === 'boolean')
+    return text.trim() === 'true' ? true : text.trim() === 'false' ? false : text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * For a tool that calls out with the owner's credentials: which arguments visitors may set, and
+ * the owner's fixed values; with the warning of what a visitor-set argument means.
+ */
+const ArgumentRules = ({
+  tool,
+  choices,
+  onChange,
+}: {
+  tool: ToolChoice;
+  choices: ArgumentChoices;
+  onChange: (choices: ArgumentChoices) => void;
+}) => {
+  const visitorSet = (tool.arguments ?? [])
+    .filter((arg) => choices[arg.name]?.mode === 'visitor')
+    .map((arg) => arg.name);
+  return (
+    <fieldset
+      aria-label={`Arguments of ${tool.title}`}
+      className="mt-1 ml-6 grid gap-2 rounded-md border border-amber-500/40 bg-amber-500/10 p-2"
+    >
+      <legend className="sr-only">{`Arguments of ${tool.title}`}</legend>
+      <p className="text-xs font-medium">{widgetOwnerMessages.toolArgumentsTitle}</p>
+      <p className="text-xs text-muted-foreground">{widgetOwnerMessages.toolArgumentsWarning}</p>
+      {(tool.arguments ?? []).length === 0 ? (
+        <p className="text-xs text-muted-foreground">This tool takes no arguments.</p>
+      ) : (
+        <ul className="grid gap-1.5">
+          {(tool.arguments ?? []).map((arg) => {
+            const choice = choices[arg.name] ?? { mode: 'omit' as const };
+            return (
+              <li key={arg.name} className="grid items-center gap-2 sm:grid-cols-[8rem_11rem_1fr]">
+                <code className="truncate text-xs" title={arg.name}>
+                  {arg.name}
+                  {arg.needed ? ' *' : ''}
+                </code>
+                <NativeSelect
+                  aria-label={`${arg.name} of ${tool.title}`}
+                  value={choice.mode}
+                  onChange={(event) => {
+                    const mode = event.target.value as ArgumentChoice['mode'];
+                    onChange({
+                      ...choices,
+                      [arg.name]:
+                        mode === 'fixed'
+                          ? { mode, text: '', value: fixedValue('', arg.type) }
+                          : { mode },
+                    });
+                  }}
+                >
+                  <option value="omit">Left out</option>
+                  <option value="visitor">Visitors set it</option>
+                  <option value="fixed">Fixed value</option>
+                </NativeSelect>
+                {choice.mode === 'fixed' ? (
+                  <Input
+                    aria-label={`Fixed value of ${arg.name}`}
+                    placeholder={arg.type === 'string' ? 'Value' : `Value (${arg.type})`}
+                    value={choice.text}
+                    onChange={(event) =>
+                      onChange({
+                        ...choices,
+                        [arg.name]: {
+                          mode: 'fixed',
+                          text: event.target.value,
+                          value: fixedValue(event.target.value, arg.type),
+                        },
+                      })
+                    }
+                  />
+                ) : (
+                  <span />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {(tool.arguments ?? []).some((arg) => arg.needed) ? (
+        <p className="text-xs text-muted-foreground">* The tool cannot go without it.</p>
+      ) : null}
+      {visitorSet.length > 0 ? (
+        <p className="text-xs font-medium text-amber-800 dark:text-amber-300">
+          {widgetOwnerMessages.toolArgumentsVisitorSet(visitorSet.join(', '))}
+        </p>
+      ) : null}
+    </fieldset>
+  );
 };
 
 /** The agents and custom AIs a widget can answer as. */
@@ -337,15 +481,19 @@ const ToolsField = ({
   choices,
   kind,
   selected,
+  argumentChoices,
   error,
   onChange,
+  onArguments,
 }: {
   picked: boolean;
   choices: ToolChoice[];
   kind: 'agent' | 'custom_ai' | null;
   selected: string[];
+  argumentChoices: Record<string, ArgumentChoices>;
   error: string | undefined;
   onChange: (tools: string[]) => void;
+  onArguments: (key: string, choices: ArgumentChoices) => void;
 }) => {
   let body;
   if (!picked || kind === null) {
@@ -392,6 +540,13 @@ const ToolsField = ({
                 ) : null}
               </span>
             </label>
+            {tool.arguments !== null && !tool.needsApproval && selected.includes(tool.key) ? (
+              <ArgumentRules
+                tool={tool}
+                choices={argumentChoices[tool.key] ?? {}}
+                onChange={(next) => onArguments(tool.key, next)}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
@@ -510,8 +665,10 @@ const WidgetForm = ({
         choices={choices}
         kind={target?.kind ?? null}
         selected={draft.allowedTools}
+        argumentChoices={draft.toolArguments}
         error={errors.allowedTools}
         onChange={(tools) => set('allowedTools', tools)}
+        onArguments={(key, next) => set('toolArguments', { ...draft.toolArguments, [key]: next })}
       />
       <div className="grid gap-3">
         <Toggle
@@ -519,6 +676,12 @@ const WidgetForm = ({
           hint="Only visitors your site’s server signed a token for may chat; others are refused. A signed visitor sees their conversations on any device."
           checked={draft.requireSigned}
           onChange={(checked) => set('requireSigned', checked)}
+        />
+        <Toggle
+          label={widgetOwnerMessages.showSources}
+          hint={widgetOwnerMessages.showSourcesHint(widgetLimits.sourceQuoteChars)}
+          checked={draft.showSources}
+          onChange={(checked) => set('showSources', checked)}
         />
         <Toggle
           label="Enabled"

@@ -1,6 +1,11 @@
 import { BadgeCheck, Ban, Clock, MessageSquare, Coins } from 'lucide-react';
 import { useState } from 'react';
-import type { WidgetConversationBrief, WidgetVisitor } from '@chorus/shared/api/widgets';
+import {
+  widgetLimits,
+  widgetOwnerMessages,
+  type WidgetConversationBrief,
+  type WidgetVisitor,
+} from '@chorus/shared/api/widgets';
 import { CardFact, plural } from '@/components/forms/card-list';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -286,9 +291,20 @@ export const WidgetSessions = ({
         onConfirm={confirmBlock}
         onCancel={() => setBlocking(null)}
       >
-        {blocking?.blocked
-          ? `${visitorLabel(blocking)} may chat with “${widgetName}” again.`
-          : `${blocking ? visitorLabel(blocking) : ''} can no longer chat with “${widgetName}”: the widget tells them it is unavailable. Their conversations stay here, and you can unblock them.`}
+        {blocking?.blocked ? (
+          `${visitorLabel(blocking)} may chat with “${widgetName}” again.`
+        ) : (
+          <>
+            <p>
+              {widgetOwnerMessages.blockBody(blocking ? visitorLabel(blocking) : '', widgetName)}
+            </p>
+            {blocking && !blocking.signed ? (
+              <p className="mt-2 text-muted-foreground">
+                {widgetOwnerMessages.blockAddressNote(widgetLimits.blockedAddressHours)}
+              </p>
+            ) : null}
+          </>
+        )}
       </ConfirmDialog>
     </div>
   );

@@ -22,9 +22,16 @@ export type DraftErrors = Partial<Record<DraftField, string>>;
 
 export const approvalLabels: Record<ApprovalPolicy, string> = {
   always: 'Always ask',
-  once: 'Ask once per conversation',
+  once: 'Ask once per conversation and address',
   never: 'Never ask',
 };
+
+/**
+ * What "once" covers (the server's agents/approval-scope.ts): a yes lets later calls in the same
+ * conversation run without asking when they go to the same place.
+ */
+export const onceApprovalHint =
+  'A yes covers later calls in the same conversation that go to the same place: a web fetch of the same site, an HTTP tool call with the same URL arguments, an MCP tool call with exactly the same arguments. Anything else asks again.';
 
 /** A tool just ticked waits for the user's yes on every call until they say otherwise. */
 export const defaultApproval: ApprovalPolicy = 'always';

@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useHttpTools, useMcpServers } from '@/lib/agents-tools/tool-queries';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/utils';
-import { approvalLabels, defaultApproval } from './agent-draft';
+import { approvalLabels, defaultApproval, onceApprovalHint } from './agent-draft';
 
 const linkClass = 'text-primary underline underline-offset-4';
 
@@ -58,7 +58,7 @@ const ToolChoice = ({
     {picked ? (
       <NativeSelect
         aria-label={`Approval for ${choice.title}`}
-        className="sm:w-56"
+        className="sm:w-64"
         value={picked.approval}
         onChange={(event) => onApproval(event.target.value as ApprovalPolicy)}
       >
@@ -68,6 +68,9 @@ const ToolChoice = ({
           </option>
         ))}
       </NativeSelect>
+    ) : null}
+    {picked?.approval === 'once' ? (
+      <p className="text-xs text-muted-foreground sm:col-span-2">{onceApprovalHint}</p>
     ) : null}
   </li>
 );

@@ -7,6 +7,7 @@ import { messageFor } from '@chorus/shared/error-catalogue';
 import { fakeApi, json, openAiKeyRoute, type ApiHandler } from '@/test/fake-api';
 import { renderRoutes, signedInSession } from '@/test/render';
 import { AgentsPage } from './agents-page';
+import { onceApprovalHint } from './agent-draft';
 
 const agentId = '3c9a7b1e-2d4f-4e8a-9b6c-1a2b3c4d5e6f';
 const httpToolId = '6d1c0f9e-0d3b-4d7e-9a55-2f6f0b1c2d3e';
@@ -197,10 +198,13 @@ describe('the agents page', () => {
     expect(calculatorApproval.value).toBe('always');
     expect([...calculatorApproval.options].map((o) => o.text)).toEqual([
       'Always ask',
-      'Ask once per conversation',
+      'Ask once per conversation and address',
       'Never ask',
     ]);
+    expect(dialog.textContent).not.toContain(onceApprovalHint);
     fireEvent.change(calculatorApproval, { target: { value: 'once' } });
+    // Asked once, the picker says plainly what a yes covers, and what asks again.
+    expect(dialog.textContent).toContain(onceApprovalHint);
 
     const http = await within(dialog).findByRole('list', { name: 'Your HTTP tools' });
     fireEvent.click(within(http).getByRole('checkbox', { name: /get_weather/ }));

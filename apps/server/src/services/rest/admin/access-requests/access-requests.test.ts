@@ -19,6 +19,7 @@ afterAll(() => t.close());
 
 const request = async (email: string) => {
   await t.client().post('/rest/v1/access-requests', { email, reason: `Reason of ${email}` });
+  await t.deps.mailer.settled();
   const [row] = await t.db.select().from(accessRequests).where(eq(accessRequests.email, email));
   return row!;
 };

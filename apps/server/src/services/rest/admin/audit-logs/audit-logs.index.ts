@@ -34,6 +34,8 @@ export const adminAuditLogsRouter = createRouter<AuthedEnv>()
       table_name: body.table_name,
       record_id: body.record_id ?? null,
       details: body.details,
+      // Marked as the admin's own words, so it never reads like an entry Chorus wrote.
+      posted_by_admin: true,
     });
     return c.json(toAuditLogEntry(row, c.var.user.email), 201);
   });

@@ -46,7 +46,7 @@ export const createAuditLogRoute = createRoute({
   tags: ['Admin'],
   summary: 'Write an entry to the audit log as the signed-in admin (spec §7)',
   description:
-    "Anyone who is not an admin is refused with 403 'Not authorized to log admin action' (spec §6).",
+    "Anyone who is not an admin is refused with 403 'Not authorized to log admin action' (spec §6). The entry is stored with `posted_by_admin: true` under the admin's own id, so it never reads like one Chorus wrote when an admin changed something.",
   security: sessionCookie,
   middleware: [requireAdminToLog] as const,
   request: {

@@ -50,6 +50,7 @@ describe('POST /rest/v1/admin/audit-logs', () => {
       admin_email: 'audit-admin@example.com',
       action: 'export_users',
       details: { format: 'csv' },
+      posted_by_admin: true,
     });
   });
 
@@ -123,10 +124,68 @@ describe('GET /rest/v1/admin/audit-logs', () => {
     }
   });
 
+  it('refuses a date the database cannot hold with 400 request:bad_date, and takes the edges', async () => {
+    // Year 0000 once reached PostgreSQL, which refused it: a 500.
+    for (const q of [
+      'from=0000-01-01T00:00:00Z',
+      'from=0000-01-01',
+      'to=%2B275760-09-13T00:00:00Z',
+      'from=0001-01-01T00:00:00%2B14:00',
+      'to=9999-12-31T23:59:59-14:00',
+      'from=2024-02-30',
+    ]) {
+      const res = await admin.get<{ error: string; code: string }>(
+        `/rest/v1/admin/audit-logs?${q}`,
+      );
+      expect(res.status, q).toBe(400);
+      expect(res.body.code, q).toBe('request:bad_date');
+      expect(res.body.error, q).toMatch(
+        /^Field (from|to): Use a date such as 2025-01-31 or .+ from 0001-01-01 to 9999-12-31\.$/,
+      );
+    }
+    const edges = await admin.get<AuditLogsResponse>(
+      '/rest/v1/admin/audit-logs?from=0001-01-01T00:00:00Z&to=9999-12-31',
+    );
+    expect(edges.status).toBe(200);
+    expect(edges.body.entries.length).toBeGreaterThan(0);
+  });
+
   it('refuses a guest with 401 and a plain user with 403', async () => {
     expect((await t.client().get('/rest/v1/admin/audit-logs')).status).toBe(401);
     const res = await plain.get('/rest/v1/admin/audit-logs');
     expect(res.status).toBe(403);
     expect(JSON.stringify(res.body)).not.toContain('a_first');
+  });
+});
+
+describe('entries an admin posts', () => {
+  it('marks a posted entry as the admin’s own, apart from one Chorus wrote', async () => {
+    // An admin writes an entry that copies a system one, word for word.
+    const forged = await admin.post<AuditLogEntry>('/rest/v1/admin/audit-logs', {
+      action: 'resend_email',
+      table_name: 'email_outbox',
+      record_id: '00000000-0000-4000-8000-000000000001',
+      details: { outcome: 'sent' },
+    });
+    expect(forged.status).toBe(201);
+    // And Chorus writes one itself when an admin acts (a role change).
+    const changed = await root.patch(`/rest/v1/admin/users/${plain.id}`, { role: 'admin' });
+    expect(changed.status).toBe(200);
+    await root.patch(`/rest/v1/admin/users/${plain.id}`, { role: 'user' });
+
+    const list = await root.get<AuditLogsResponse>('/rest/v1/admin/audit-logs?limit=100');
+    const posted = list.body.entries.find((e) => e.id === forged.body.id)!;
+    expect(posted).toMatchObject({ posted_by_admin: true, admin_email: admin.email });
+    const written = list.body.entries.filter(
+      (e) => e.table_name === 'profiles' && !e.posted_by_admin,
+    );
+    expect(written.length).toBeGreaterThanOrEqual(1);
+    // Nothing in the body lets a poster claim otherwise.
+    const claimed = await admin.post<AuditLogEntry>('/rest/v1/admin/audit-logs', {
+      action: 'x',
+      table_name: 'y',
+      posted_by_admin: false,
+    });
+    expect(claimed.status === 400 || claimed.body.posted_by_admin === true).toBe(true);
   });
 });

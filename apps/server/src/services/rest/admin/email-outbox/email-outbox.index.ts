@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { EmailOutboxRepository } from '../../../../db/repositories/email-outbox.ts';
 import { optOutTemplates } from '../../../../email/transport.ts';
 import { unsubscribedAmong } from '../../../../db/repositories/unsubscribes.ts';
@@ -13,20 +14,22 @@ import { messageFor } from '@chorus/shared/error-catalogue';
 
 const notFound = () => new ApiError(404, 'email:not_found');
 
+/** Only a super admin reads users' own content in their mail; other admins read it hidden. */
+const outbox = (c: Context<AuthedEnv>) =>
+  new EmailOutboxRepository(c.var.deps.database.db, c.var.role === 'super_admin');
+
 export const adminEmailOutboxRouter = createRouter<AuthedEnv>()
   .openapi(listEmailOutboxRoute, async (c) =>
-    c.json(await new EmailOutboxRepository(c.var.deps.database.db).list(c.req.valid('query')), 200),
+    c.json(await outbox(c).list(c.req.valid('query')), 200),
   )
   .openapi(getEmailOutboxRoute, async (c) => {
-    const mail = await new EmailOutboxRepository(c.var.deps.database.db).find(
-      c.req.valid('param').id,
-    );
+    const mail = await outbox(c).find(c.req.valid('param').id);
     if (!mail) throw notFound();
     return c.json(mail, 200);
   })
   .openapi(resendEmailOutboxRoute, async (c) => {
     const { database, mailer, log } = c.var.deps;
-    const repo = new EmailOutboxRepository(database.db);
+    const repo = outbox(c);
     const { id } = c.req.valid('param');
     const mail = await repo.find(id);
     if (!mail) throw notFound();

@@ -26,6 +26,8 @@ export const getEmailOutboxRoute = createRoute({
   method: 'get',
   path: '/admin/email-outbox/{id}',
   summary: 'One outbox row with its HTML and text parts (admins only)',
+  description:
+    'One-time links always read `[hidden]`. A mail that holds a user’s own content (a run’s prompt and reply, the names they chose, their words in a mail to themselves) reads `[hidden: user content]` in its subject and body, with `content_hidden: true`, for every admin but a super admin; the list hides it the same way.',
   request: { params: emailOutboxIdParamSchema },
   responses: {
     200: jsonContent(emailOutboxItemSchema, 'The e-mail'),

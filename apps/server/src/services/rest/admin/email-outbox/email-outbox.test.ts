@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailOutboxItem, EmailOutboxList } from '@chorus/shared/api/email';
+import { hiddenContentMarker } from '@chorus/shared/email';
 import { messages } from '@chorus/shared/messages';
 import { adminAuditLogs, emailOutbox, profiles } from '../../../../db/schema/index.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../email/testing/smtp-sink.ts';
@@ -52,6 +53,77 @@ describe('admin e-mail outbox guard', () => {
     expect((await plain.get(`${BASE}/${row.id}`)).status).toBe(403);
     expect((await plain.post(`${BASE}/${row.id}/resend`)).status).toBe(403);
     expect(await t.db.select().from(adminAuditLogs)).toEqual([]);
+  });
+});
+
+describe('a user’s own content in the outbox', () => {
+  const secretName = 'Quarterly forecast for the board';
+  const secretReply = 'Revenue falls 42 percent; tell nobody yet.';
+  let rootAdmin: Client;
+  let id: string;
+
+  beforeAll(async () => {
+    rootAdmin = await t.user('outbox-super@example.com');
+    await t.db.update(profiles).set({ role: 'super_admin' }).where(eq(profiles.id, rootAdmin.id));
+    // The run-completed mail a plain user has Chorus send them: their run and the model's reply.
+    const sent = await plain.post<{ id: string }>('/functions/v1/send-email', {
+      to: plain.email,
+      subject: `Run completed: ${secretName}`,
+      type: 'run_completed',
+      runName: secretName,
+      responseText: secretReply,
+    });
+    expect(sent.status).toBe(200);
+    id = sent.body.id;
+  });
+
+  const readable = (mail: EmailOutboxItem) => `${mail.subject}\n${mail.html}\n${mail.text}`;
+
+  it('is hidden from an admin in the list and the mail, saying so', async () => {
+    const list = await admin.get<EmailOutboxList>(BASE);
+    const row = list.body.emails.find((m) => m.id === id)!;
+    expect(row).toMatchObject({ subject: hiddenContentMarker, content_hidden: true });
+
+    const mail = await admin.get<EmailOutboxItem>(`${BASE}/${id}`);
+    expect(mail.status).toBe(200);
+    expect(mail.body.content_hidden).toBe(true);
+    expect(readable(mail.body)).not.toContain(secretName);
+    expect(readable(mail.body)).not.toContain(secretReply);
+    expect(mail.body.text).toContain(hiddenContentMarker);
+    // What the mail is and where it went stay readable.
+    expect(mail.body).toMatchObject({ template: 'run_completed', to: [plain.email] });
+    expect(mail.body.html).toContain('Your run has completed');
+  });
+
+  it('is shown to a super admin', async () => {
+    const mail = await rootAdmin.get<EmailOutboxItem>(`${BASE}/${id}`);
+    expect(mail.body.content_hidden).toBe(false);
+    expect(mail.body.subject).toBe(`Run completed: ${secretName}`);
+    expect(mail.body.text).toContain(secretReply);
+    const list = await rootAdmin.get<EmailOutboxList>(BASE);
+    expect(list.body.emails.find((m) => m.id === id)?.content_hidden).toBe(false);
+  });
+
+  it('leaves mail without user content whole for an admin', async () => {
+    const welcome = await welcomeOf(plain.email);
+    const mail = await admin.get<EmailOutboxItem>(`${BASE}/${welcome.id}`);
+    expect(mail.body).toMatchObject({ subject: 'Welcome to Chorus', content_hidden: false });
+  });
+
+  it('stays out of the audit log of a resend, which every admin reads', async () => {
+    const res = await rootAdmin.post(`${BASE}/${id}/resend`);
+    expect(res.status).toBe(200);
+    const [audit] = await t.db
+      .select()
+      .from(adminAuditLogs)
+      .where(and(eq(adminAuditLogs.record_id, id), eq(adminAuditLogs.action, 'resend_email')));
+    expect(audit!.details).toMatchObject({ subject: hiddenContentMarker });
+    expect(JSON.stringify(audit!.details)).not.toContain(secretName);
+  });
+
+  it('is not reachable by its owner or another plain user through the admin API', async () => {
+    expect((await plain.get(`${BASE}/${id}`)).status).toBe(403);
+    expect((await plain.get(BASE)).status).toBe(403);
   });
 });
 

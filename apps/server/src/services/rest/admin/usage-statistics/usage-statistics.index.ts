@@ -1,3 +1,4 @@
+import { EARLIEST_DATE, isStorableDate, LATEST_DATE } from '@chorus/shared/api/dates';
 import { USAGE_MAX_RANGE_DAYS } from '@chorus/shared/api/usage';
 import { daysBetween, usageStatistics } from '../../../../db/repositories/usage.ts';
 import type { AuthedEnv } from '../../../../http/app-env.ts';
@@ -10,10 +11,12 @@ import { messageFor } from '@chorus/shared/error-catalogue';
 
 const DEFAULT_RANGE_DAYS = 30;
 
+/** `date` moved by `days`, kept within the dates a request may name. */
 const shiftDays = (date: string, days: number) => {
   const d = new Date(`${date}T00:00:00.000Z`);
   d.setUTCDate(d.getUTCDate() + days);
-  return utcDate(d);
+  if (isStorableDate(d)) return utcDate(d);
+  return days < 0 ? EARLIEST_DATE : LATEST_DATE;
 };
 
 /** The range asked for, defaulting to the last 30 days; refused when longer than 366 days. */

@@ -195,4 +195,21 @@ describe('GET /rest/v1/admin/usage-statistics', () => {
     }
     expect((await admin.get(url('from=2024-01-01&to=2024-12-31'))).status).toBe(200);
   });
+
+  it('answers the first and last days a date may name, and refuses year 0 as request:bad_date', async () => {
+    // The default 30 days before the first day, or after the last, stop at the edge.
+    for (const [q, from, to] of [
+      ['to=0001-01-05', '0001-01-01', '0001-01-05'],
+      ['from=9999-12-20', '9999-12-20', '9999-12-31'],
+      ['from=9999-12-31&to=9999-12-31', '9999-12-31', '9999-12-31'],
+    ]) {
+      const res = await admin.get<UsageStatisticsResponse>(url(q!));
+      expect(res.status, q).toBe(200);
+      expect([res.body.from, res.body.to], q).toEqual([from, to]);
+    }
+    for (const q of ['from=0000-01-01', 'to=0000-12-31', 'from=0000-02-29&to=0001-01-01']) {
+      const res = await admin.get<{ code: string }>(url(q));
+      expect([res.status, res.body.code], q).toEqual([400, 'request:bad_date']);
+    }
+  });
 });
