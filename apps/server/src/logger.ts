@@ -48,7 +48,23 @@ const signatureOf = (value: unknown): string => {
 };
 
 /**
- * A pino hook that writes a warning or error that repeats (the same message, the same error) once,
+ * The line's other fields, so that two warnings with the same words about different things (the
+ * runs a sweep ended, say) are not taken for one; errors are told apart by `signatureOf`.
+ */
+const fieldsSignature = (fields: Fields): string => {
+  const rest = Object.entries(fields).filter(
+    ([name]) => name !== 'err' && name !== 'error' && name !== 'detail',
+  );
+  if (rest.length === 0) return '';
+  try {
+    return JSON.stringify(rest).slice(0, 2_000);
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * A pino hook that writes a warning or error that repeats (the same message, error and fields) once,
  * then, every `intervalMs` while it goes on, one line with how often it came meanwhile: a
  * database outage made each instance write about 8 job-queue errors a second, stacks and all.
  */
@@ -89,7 +105,7 @@ const foldingRepeats = (intervalMs: number) => {
     const fields = typeof first === 'object' && first !== null ? (first as Fields) : {};
     const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : '';
     const error = first instanceof Error ? first : (fields.err ?? fields.error ?? fields.detail);
-    const key = `${level}|${msg}|${signatureOf(error)}`;
+    const key = `${level}|${msg}|${signatureOf(error)}|${fieldsSignature(fields)}`;
     const entry = seen.get(key);
     if (entry) {
       entry.repeated += 1;
