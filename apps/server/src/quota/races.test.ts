@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLimits, type Agent } from '@chorus/shared/api/agents';
-import { sql } from 'drizzle-orm';
-import { agentLimits as agentLimitValues } from '@chorus/shared/api/agents';
 import { customAiLimits } from '@chorus/shared/api/custom-ais';
 import { knowledgeLimits } from '@chorus/shared/api/knowledge';
 import { promptLimits } from '@chorus/shared/api/prompts';
@@ -20,6 +18,8 @@ import {
   runSlots,
   testRuns,
 } from '../db/schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from '../test/database.ts';
 import { startTestApp, TEST_APP_URL, type TestApp } from '../test/harness.ts';
 import { waitFor } from '../test/streams.ts';
 
@@ -32,12 +32,19 @@ import { waitFor } from '../test/streams.ts';
 type Client = Awaited<ReturnType<TestApp['user']>>;
 
 let t: TestApp;
+let database: Database;
+
+// 100 requests at once queue for the pool's 20 connections: on a busy machine the default 5 s
+// wait for one would answer some of them 503, which is not what these tests are about.
+const patientPool = { connectTimeoutMs: 60_000 };
 
 beforeAll(async () => {
-  t = await startTestApp({ providerSim: true, jobs: true });
+  database = await openTestDatabase(patientPool);
+  t = await startTestApp({ providerSim: true, jobs: true, database });
 });
 afterAll(async () => {
   await t.close();
+  await database.close();
 });
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -239,7 +246,7 @@ const kinds: Kind[] = [
   {
     what: 'agents',
     table: 'agents',
-    limit: agentLimitValues.perUser,
+    limit: agentLimits.perUser,
     path: '/rest/v1/agents',
     code: 'agents:too_many',
     body: (i) => ({ name: `Racer ${i}`, instructions: 'Answer.', provider: 'openai', tools: [] }),
@@ -527,11 +534,18 @@ describe('the plan’s storage quota', () => {
 
 describe('the per-user request window', () => {
   let small: TestApp;
+  let smallDatabase: Database;
   beforeAll(async () => {
-    small = await startTestApp({ providerSim: true, env: { RATE_LIMIT_DATA_POINTS: '10' } });
+    smallDatabase = await openTestDatabase(patientPool);
+    small = await startTestApp({
+      providerSim: true,
+      env: { RATE_LIMIT_DATA_POINTS: '10' },
+      database: smallDatabase,
+    });
   });
   afterAll(async () => {
     await small.close();
+    await smallDatabase.close();
   });
 
   it.each([20, 100])('%i requests at once on a window of 10: ten are answered', async (crowd) => {

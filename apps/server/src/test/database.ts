@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connectPostgres, openPglite, type Database } from '../db/client.ts';
+import { defaultPoolSettings, type PoolSettings } from '../db/postgres-pool.ts';
 import {
   compilePgliteWasm,
   ensurePgliteTemplate,
@@ -25,7 +26,10 @@ let postgresTemplate: Promise<string> | undefined;
  * migrated template's tarball, or a clone of the template database on the real PostgreSQL that
  * is dropped again on close.
  */
-export const openTestDatabase = async (): Promise<Database> => {
+export const openTestDatabase = async (
+  /** PostgreSQL pool settings, for tests that load the pool on purpose (races of 100 requests). */
+  pool?: Partial<PoolSettings>,
+): Promise<Database> => {
   if (testDriver() === 'pglite') {
     // Read into memory: a file-backed Blob (fs.openAsBlob) turns unreadable once the file's
     // mtime changes, which a parallel run marking the template as used does.
@@ -37,7 +41,7 @@ export const openTestDatabase = async (): Promise<Database> => {
     });
   }
   const fresh = await createPostgresDatabaseUrl();
-  const database = connectPostgres(fresh.url);
+  const database = connectPostgres(fresh.url, { ...defaultPoolSettings, ...pool });
   return {
     ...database,
     async close() {
